@@ -1,0 +1,105 @@
+import { absoluteUrl } from "@/lib/config";
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { CONDITION_LABELS, type ConditionValue, type ProductRecordData } from "@/lib/schemas/catalog";
+import { buyBoxWinner } from "./buy-box";
+
+interface ProductRow {
+  id: string;
+  slug: string;
+  title: string;
+  description: string | null;
+  gtin: string | null;
+  mpn: string | null;
+  attributes: Record<string, unknown>;
+  rating_avg: number | null;
+  rating_count: number;
+  brand: { slug: string | null; name: string } | null;
+  category_breadcrumb: Array<{ slug: string; name: string }> | null;
+  images: Array<{ url: string; alt: string | null; width: number | null; height: number | null }>;
+}
+
+interface OfferRow {
+  listing_id: string;
+  price_cents: number;
+  list_price_cents: number;
+  currency: string;
+  condition: ConditionValue;
+  store_name: string;
+  store_slug: string;
+  in_stock: boolean;
+  shipping_cents: number;
+  created_at: Date;
+}
+
+/**
+ * A publicly listed product with its currently purchasable offers, cheapest first, and the
+ * buy-box winner. Anything not publicly listed is "not found", whatever the reason.
+ */
+export async function getProduct(slug: string): Promise<ProductRecordData> {
+  const [product] = await db().$queryRaw<ProductRow[]>`
+    SELECT p.id, p.slug, p.title, p.description, p.gtin, p.mpn, p.attributes,
+           p.rating_avg::float8 AS rating_avg, p.rating_count,
+           CASE WHEN br.id IS NULL THEN NULL ELSE json_build_object('slug', br.slug, 'name', br.name) END AS brand,
+           (SELECT json_agg(json_build_object('slug', a.slug, 'name', a.name) ORDER BY nlevel(a.path))
+              FROM categories c JOIN categories a ON a.path @> c.path WHERE c.id = p.category_id) AS category_breadcrumb,
+           (SELECT coalesce(json_agg(json_build_object('url', i.url, 'alt', i.alt, 'width', i.width, 'height', i.height)
+                                     ORDER BY i.position, i.id), '[]'::json)
+              FROM product_images i WHERE i.product_id = p.id) AS images
+    FROM products p LEFT JOIN brands br ON br.id = p.brand_id
+    WHERE p.slug = ${slug} AND p.publicly_listed`;
+  if (!product) throw new AppError("product_not_found", `No publicly listed product has the slug '${slug}'.`);
+
+  const offers = await purchasableOffers(product.id);
+  return {
+    id: product.id,
+    slug: product.slug,
+    title: product.title,
+    description: product.description,
+    url: absoluteUrl(`/p/${product.slug}`),
+    brand: product.brand,
+    category_breadcrumb: product.category_breadcrumb ?? [],
+    gtin: product.gtin,
+    mpn: product.mpn,
+    attributes: product.attributes,
+    images: product.images.map((image) => ({ ...image, url: absoluteUrl(image.url) })),
+    rating_avg: product.rating_avg,
+    rating_count: product.rating_count,
+    currency: "USD",
+    min_price_cents: offers[0]?.price_cents ?? null,
+    offers: offers.map((o) => ({
+      listing_id: o.listing_id,
+      price_cents: o.price_cents,
+      list_price_cents: o.list_price_cents,
+      currency: o.currency,
+      condition: o.condition,
+      condition_label: CONDITION_LABELS[o.condition],
+      store_name: o.store_name,
+      store_slug: o.store_slug,
+      in_stock: o.in_stock,
+      on_sale: o.list_price_cents > o.price_cents,
+    })),
+    buy_box_listing_id: buyBoxWinner(
+      offers.map((o) => ({
+        listingId: o.listing_id,
+        priceCents: o.price_cents,
+        shippingCents: o.shipping_cents,
+        condition: o.condition,
+        inStock: o.in_stock,
+        createdAt: o.created_at,
+      })),
+    ),
+  };
+}
+
+/** Purchasable offers (active listing, active store, in stock or backorderable), cheapest first. */
+function purchasableOffers(productId: string): Promise<OfferRow[]> {
+  return db().$queryRaw<OfferRow[]>`
+    SELECT l.id AS listing_id, l.price_cents, l.list_price_cents, l.currency, l.condition::text AS condition,
+           s.name AS store_name, s.slug AS store_slug, (l.quantity > 0) AS in_stock, l.created_at,
+           coalesce((SELECT min(r.price_cents) FROM shipping_rates r WHERE r.template_id = l.shipping_template_id), 0)::int
+             AS shipping_cents
+    FROM listings l JOIN stores s ON s.id = l.store_id AND s.status = 'active'
+    WHERE l.product_id = ${productId}::uuid AND l.status = 'active' AND (l.quantity > 0 OR l.allow_backorder)
+    ORDER BY l.price_cents, l.created_at, l.id`;
+}

@@ -1,0 +1,19 @@
+/** Public surfaces answer any origin, without credentials (decisions.md). */
+export const PUBLIC_CORS_HEADERS: Record<string, string> = {
+  "Access-Control-Allow-Origin": "*",
+  "Access-Control-Expose-Headers":
+    "X-Request-Id, ETag, Retry-After, X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset",
+};
+
+export function preflightResponse(methods: string[]): Response {
+  return new Response(null, {
+    status: 204,
+    headers: {
+      ...PUBLIC_CORS_HEADERS,
+      "Access-Control-Allow-Methods": [...methods, "OPTIONS"].join(", "),
+      "Access-Control-Allow-Headers": "Content-Type, If-None-Match, X-Request-Id",
+      "Access-Control-Max-Age": "86400",
+      "Cache-Control": "public, max-age=86400",
+    },
+  });
+}

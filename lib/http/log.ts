@@ -1,0 +1,19 @@
+/** One structured JSON line per request (request id, route, status, duration, IP, User-Agent). */
+export function logRequest(entry: {
+  request_id: string;
+  method: string;
+  route: string;
+  status: number;
+  duration_ms: number;
+  ip: string;
+  user_agent: string | null;
+  error?: string;
+}) {
+  if (process.env.LOG_REQUESTS === "off") return;
+  process.stdout.write(`${JSON.stringify({ level: "info", msg: "request", ...entry })}\n`);
+}
+
+export function logError(requestId: string, err: unknown) {
+  const detail = err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : { err };
+  process.stderr.write(`${JSON.stringify({ level: "error", msg: "unhandled", request_id: requestId, ...detail })}\n`);
+}

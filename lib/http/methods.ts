@@ -1,0 +1,24 @@
+import { AppError } from "@/lib/errors";
+import { preflightResponse } from "./cors";
+import { errorResponse } from "./route";
+import { requestIdFrom } from "./request-id";
+
+const ALL = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+
+/** Handlers for the methods a public endpoint does not serve (405 envelope) and CORS preflight. */
+export function otherMethods(allowed: Array<(typeof ALL)[number]>) {
+  const notAllowed = async (request: Request) =>
+    errorResponse(
+      new AppError("method_not_allowed", `${request.method} is not allowed here; use ${allowed.join(" or ")}.`),
+      requestIdFrom(request.headers),
+      { Allow: [...allowed, "OPTIONS"].join(", ") },
+    );
+  return {
+    OPTIONS: async () => preflightResponse(allowed),
+    GET: notAllowed,
+    POST: notAllowed,
+    PUT: notAllowed,
+    PATCH: notAllowed,
+    DELETE: notAllowed,
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * npm run bench [-- --products 100000] [--duration 10] [--connections 8] [--reseed]
+ *
+ * Builds (once) a benchmark database of the given size, starts the built app on it, drives the
+ * public API with autocannon over varied URLs per scenario, prints p50/p95/p99 latency and
+ * requests/s, then EXPLAIN ANALYZE of the main queries. Loopback only. Needs `npm run build`.
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { createServer } from "node:net";
+import { parseArgs } from "node:util";
+import autocannon from "autocannon";
+import { categoryScope, searchStatement } from "@/lib/catalog/search";
+import { loadPriceBuckets } from "@/lib/catalog/price-buckets";
+import { createDb, type PrismaClient } from "@/lib/db";
+import { migrate } from "@/lib/db/migrate";
+import { SearchQuery } from "@/lib/schemas/catalog";
+import { queryObject } from "@/lib/http/query";
+
+const { values: args } = parseArgs({
+  options: {
+    products: { type: "string", default: "100000" },
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "8" },
+    reseed: { type: "boolean", default: false },
+    admin: { type: "string", default: process.env.BENCH_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
+  },
+});
+const products = Number(args.products);
+const duration = Number(args.duration);
+const connections = Number(args.connections);
+const dbName = `mkt_bench_${products}`;
+const adminUrl = new URL(args.admin);
+const benchUrl = new URL(adminUrl);
+benchUrl.pathname = `/${dbName}`;
+process.env.DATABASE_URL = benchUrl.toString();
+
+async function prepareDatabase(): Promise<PrismaClient> {
+  const admin = createDb(adminUrl.toString());
+  const exists = await admin.$queryRaw<unknown[]>`SELECT 1 FROM pg_database WHERE datname = ${dbName}`;
+  if (args.reseed && exists.length) await admin.$executeRawUnsafe(`DROP DATABASE "${dbName}" WITH (FORCE)`);
+  if (args.reseed || !exists.length) await admin.$executeRawUnsafe(`CREATE DATABASE "${dbName}"`);
+  await admin.$disconnect();
+
+  const client = createDb(benchUrl.toString());
+  await migrate(client, (line) => console.error(line));
+  const [count] = await client.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM products`;
+  if ((count?.n ?? 0) < products) {
+    console.error(`seeding ${products} products into ${dbName} ...`);
+    const seed = spawnSync("npx", ["tsx", "prisma/seed.ts", "--products", String(products)], {
+      stdio: "inherit",
+      env: process.env,
+    });
+    if (seed.status !== 0) throw new Error("seed failed");
+  }
+  await client.$executeRawUnsafe("VACUUM ANALYZE");
+  return client;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+async function startApp(port: number): Promise<ChildProcess> {
+  if (!existsSync(".next/BUILD_ID")) throw new Error("run `npm run build` first");
+  const child = spawn("npx", ["next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+    env: { ...process.env, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_REQUESTS: "off", NODE_ENV: "production" },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: true,
+  });
+  for (let i = 0; i < 120; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/api/public/v1/categories`)).ok) return child;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  throw new Error("app did not start");
+}
+
+interface Scenario {
+  name: string;
+  paths: string[];
+}
+
+async function scenarios(client: PrismaClient): Promise<Scenario[]> {
+  const words = [
+    "headphones", "wireless", "skillet", "running shoes", "lego", "novel", "camera", "blender",
+    "jacket", "drill", "yoga mat", "serum", "board game", "tent", "laptop", "knife",
+    "coffee", "backpack", "watch", "lamp", "headphnes", "speakr", "cast iron", "puzzle",
+  ];
+  const cats = await client.$queryRaw<{ slug: string; depth: number }[]>`
+    SELECT slug, nlevel(path) AS depth FROM categories WHERE active ORDER BY path`;
+  const brands = await client.$queryRaw<{ slug: string }[]>`SELECT slug FROM brands ORDER BY slug`;
+  const slugs = await client.$queryRaw<{ slug: string }[]>`
+    SELECT p.slug FROM products p JOIN product_search ps ON ps.product_id = p.id ORDER BY md5(p.id::text) LIMIT 500`;
+  const top = cats.filter((c) => c.depth === 1).map((c) => c.slug);
+  const all = cats.map((c) => c.slug);
+  const pick = <T>(xs: T[], i: number) => xs[i % xs.length]!;
+  const conditions = ["new", "used", "like_new,very_good", "refurbished"];
+  const prices = [[0, 2500], [2500, 5000], [5000, 10000], [10000, 20000]];
+  const s = "/api/public/v1/search";
+  return [
+    { name: "search: text query", paths: words.map((w) => `${s}?q=${encodeURIComponent(w)}`) },
+    { name: "search: category browse", paths: all.map((c) => `${s}?category=${c}`) },
+    { name: "search: top-level category", paths: top.map((c) => `${s}?category=${c}&sort=price_asc`) },
+    { name: "search: whole catalog", paths: ["relevance", "newest", "price_asc", "price_desc"].map((o) => `${s}?sort=${o}`) },
+    {
+      name: "search: filtered",
+      paths: Array.from({ length: 60 }, (_, i) => {
+        const [min, max] = pick(prices, i);
+        return `${s}?category=${pick(top, i)}&brand=${pick(brands, i * 7).slug},${pick(brands, i * 11).slug}&condition=${pick(conditions, i)}&price_min_cents=${min}&price_max_cents=${max}`;
+      }),
+    },
+    { name: "search: text + filters", paths: words.map((w, i) => `${s}?q=${encodeURIComponent(w)}&condition=${pick(conditions, i)}&sort=price_asc`) },
+    { name: "search: deep page", paths: Array.from({ length: 40 }, (_, i) => `${s}?category=${pick(top, i)}&page=${20 + i * 5}&sort=newest`) },
+    { name: "product", paths: slugs.map((r) => `/api/public/v1/products/${r.slug}`) },
+  ];
+}
+
+async function run(base: string, scenario: Scenario) {
+  const requests = scenario.paths.map((path) => ({ method: "GET" as const, path }));
+  // Warm-up pass touches every URL twice (connection pools, JIT, buffer cache).
+  await autocannon({ url: base, connections, amount: requests.length * 2, requests });
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon({ url: base, connections, duration, requests }, (err, res) =>
+      err ? reject(err) : resolve(res),
+    );
+    instance.on("response", (_client, _status, _bytes, ms) => latencies.push(ms));
+  });
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]! * 10) / 10;
+  return {
+    scenario: scenario.name,
+    urls: requests.length,
+    p50_ms: pct(50),
+    p95_ms: pct(95),
+    p99_ms: pct(99),
+    req_per_s: Math.round(latencies.length / duration),
+    non_2xx: result.non2xx,
+    errors: result.errors,
+  };
+}
+
+async function explain(client: PrismaClient) {
+  const buckets = await loadPriceBuckets();
+  const [top] = await client.$queryRaw<{ slug: string }[]>`SELECT slug FROM categories WHERE nlevel(path) = 1 ORDER BY position LIMIT 1`;
+  const cases: Array<[string, string]> = [
+    ["text query", "q=wireless+headphones"],
+    ["category browse", `category=${top!.slug}`],
+    ["filtered", `category=${top!.slug}&condition=new&price_min_cents=2500&price_max_cents=10000&sort=price_asc`],
+    ["whole catalog, deep page", "page=200&sort=newest"],
+  ];
+  for (const [label, qs] of cases) {
+    const params = SearchQuery.parse(queryObject(new URLSearchParams(qs)));
+    const scope = params.category ? await categoryScope(params.category) : null;
+    const stmt = searchStatement(params, scope, buckets);
+    const plan = await client.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
+      `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${stmt.text}`,
+      ...stmt.values,
+    );
+    console.log(`\n### EXPLAIN ANALYZE: search, ${label} (${qs})\n`);
+    console.log(plan.map((r) => r["QUERY PLAN"]).join("\n"));
+  }
+}
+
+async function main() {
+  const client = await prepareDatabase();
+  const port = await freePort();
+  const app = await startApp(port);
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const rows = [];
+    for (const scenario of await scenarios(client)) {
+      const row = await run(base, scenario);
+      console.error(`${row.scenario}: p95 ${row.p95_ms} ms, ${row.req_per_s} req/s`);
+      rows.push(row);
+    }
+    console.log(`\n## Public API, ${products} products, ${connections} connections, ${duration}s per scenario\n`);
+    console.log("| scenario | URLs | p50 ms | p95 ms | p99 ms | req/s | non-2xx |");
+    console.log("|---|---|---|---|---|---|---|");
+    for (const r of rows) {
+      console.log(`| ${r.scenario} | ${r.urls} | ${r.p50_ms} | ${r.p95_ms} | ${r.p99_ms} | ${r.req_per_s} | ${r.non_2xx + r.errors} |`);
+    }
+    await explain(client);
+  } finally {
+    process.kill(-app.pid!, "SIGTERM");
+    await client.$disconnect();
+  }
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});

@@ -1,0 +1,10 @@
+import { createDb } from "../lib/db";
+import { migrate } from "../lib/db/migrate";
+
+const client = createDb();
+migrate(client, (line) => console.log(line))
+  .catch((err) => {
+    console.error(err);
+    process.exitCode = 1;
+  })
+  .finally(() => client.$disconnect());
