@@ -70,7 +70,7 @@ function freePort(): Promise<number> {
 
 async function startApp(port: number): Promise<ChildProcess> {
   if (!existsSync(".next/BUILD_ID")) throw new Error("run `npm run build` first");
-  const child = spawn("npx", ["next", "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child = spawn("npm", ["run", "start", "--", "-p", String(port), "-H", "127.0.0.1"], {
     env: { ...process.env, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_REQUESTS: "off", NODE_ENV: "production" },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,

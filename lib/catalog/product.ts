@@ -37,6 +37,7 @@ interface OfferRow {
  * buy-box winner. Anything not publicly listed is "not found", whatever the reason.
  */
 export async function getProduct(slug: string): Promise<ProductRecordData> {
+  if (!PRODUCT_SLUG.test(slug)) throw notFound(slug);
   const [product] = await db().$queryRaw<ProductRow[]>`
     SELECT p.id, p.slug, p.title, p.description, p.gtin, p.mpn, p.attributes,
            p.rating_avg::float8 AS rating_avg, p.rating_count,
@@ -48,7 +49,7 @@ export async function getProduct(slug: string): Promise<ProductRecordData> {
               FROM product_images i WHERE i.product_id = p.id) AS images
     FROM products p LEFT JOIN brands br ON br.id = p.brand_id
     WHERE p.slug = ${slug} AND p.publicly_listed`;
-  if (!product) throw new AppError("product_not_found", `No publicly listed product has the slug '${slug}'.`);
+  if (!product) throw notFound(slug);
 
   const offers = await purchasableOffers(product.id);
   return {
@@ -90,6 +91,14 @@ export async function getProduct(slug: string): Promise<ProductRecordData> {
       })),
     ),
   };
+}
+
+// Anything that cannot be a slug (a NUL byte, 10 KB of text) is simply not found.
+const PRODUCT_SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,199}$/;
+
+function notFound(slug: string) {
+  const shown = slug.length > 80 ? `${slug.slice(0, 80)}…` : slug;
+  return new AppError("product_not_found", `No publicly listed product has the slug '${shown}'.`);
 }
 
 /** Purchasable offers (active listing, active store, in stock or backorderable), cheapest first. */

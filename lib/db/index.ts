@@ -13,9 +13,14 @@ export function createDb(connectionString = databaseUrl()): PrismaClient {
   const adapter = new PrismaPg({
     connectionString,
     max: Number(process.env.DATABASE_POOL_MAX ?? 10),
+    // Typo tolerance of search: `q <% title` matches from this word similarity on (default 0.6
+    // misses one-letter slips in long words such as "Quokkafone").
+    options: `-c pg_trgm.word_similarity_threshold=${TRIGRAM_WORD_THRESHOLD}`,
   });
   return new PrismaClient({ adapter });
 }
+
+export const TRIGRAM_WORD_THRESHOLD = 0.5;
 
 export function databaseUrl(): string {
   const url = process.env.DATABASE_URL;

@@ -3,10 +3,10 @@ import { preflightResponse } from "./cors";
 import { errorResponse } from "./route";
 import { requestIdFrom } from "./request-id";
 
-const ALL = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
+type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Handlers for the methods a public endpoint does not serve (405 envelope) and CORS preflight. */
-export function otherMethods(allowed: Array<(typeof ALL)[number]>) {
+export function otherMethods(allowed: Method[]) {
   const notAllowed = async (request: Request) =>
     errorResponse(
       new AppError("method_not_allowed", `${request.method} is not allowed here; use ${allowed.join(" or ")}.`),

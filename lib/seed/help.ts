@@ -1,0 +1,318 @@
+/** Help centre articles (Markdown), shown at /help/{slug} and by the MCP help tools. */
+
+export interface HelpArticleDef {
+  slug: string;
+  title: string;
+  summary: string;
+  body: string;
+}
+
+export const HELP_ARTICLES: HelpArticleDef[] = [
+  {
+    slug: "how-search-works",
+    title: "How search works",
+    summary: "What search matches, how results are ranked, and how to narrow them with filters.",
+    body: `# How search works
+
+Search covers every product that is **publicly listed** and has at least one offer you can buy
+right now: an active listing from an active store that is in stock or accepts backorders.
+Products you cannot buy are never shown in results, so every card leads somewhere useful.
+
+## What your words match
+
+We look for your words in, from most to least important:
+
+1. the product **title**,
+2. the **brand** name,
+3. the **category** names (the product's category and all of its parents),
+4. the **description**.
+
+A match in the title counts for more than a match in the description. Words are matched by
+their stem, so \`skillet\` also finds *skillets* and \`running\` finds *run*. You can use:
+
+- \`"quoted phrases"\` to require words next to each other,
+- \`-word\` to exclude a word (\`headphones -wired\`),
+- \`or\` between words to accept either (\`skillet or "frying pan"\`).
+
+Small typos are forgiven: a query that is close to a product title (\`hedphones\`) still finds it.
+
+## Filters
+
+- **Category** narrows results to a category and everything below it.
+- **Brand** accepts several brands at once.
+- **Condition** (\`new\`, \`like_new\`, \`very_good\`, \`good\`, \`acceptable\`, \`refurbished\`,
+  \`used\`, \`for_parts\`) and **price** apply to individual offers: a product matches when one
+  of its offers meets all of them, and the price shown on the card is the lowest matching offer.
+- Price ranges use whole buckets: under $25, $25 to $50, $50 to $100, $100 to $200,
+  $200 to $500 and $500 & up.
+
+The counts next to each filter value tell you how many products you would see if you picked
+it, taking all your *other* filters into account, so you can tick several values of the same
+filter.
+
+## Sorting
+
+- **Relevance** (default): best text match first, then the most-reviewed products.
+- **Price: low to high / high to low**: by the lowest matching offer.
+- **Newest**: by the date the product was first published.
+
+Results are paged; asking for a page past the last one simply returns an empty page.
+`,
+  },
+  {
+    slug: "buying-with-a-cart-link",
+    title: "Buying with a cart link",
+    summary: "How a cart link prepared by an assistant or another site fills your cart, and what to check before you pay.",
+    body: `# Buying with a cart link
+
+A **cart link** is a link that fills your own cart with specific offers. Shopping assistants,
+AI agents and comparison sites create them through our public API so that *you* can review
+and complete the purchase. Nothing is bought for you.
+
+## What happens when you open one
+
+1. The items in the link are added to your cart (if you are signed out, to a cart in your
+   browser that joins your account cart when you sign in).
+2. Prices and availability are checked again **at that moment**. If a price has changed or an
+   item has sold out since the link was made, the cart page tells you.
+3. You review the cart and check out as usual.
+
+Opening the same link twice does not add the items twice.
+
+## Good to know
+
+- A cart link **expires 7 days** after it was created. An expired link shows a notice and adds
+  nothing; ask whoever sent it for a new one.
+- A link does not reserve stock and does not guarantee a price.
+- A link holds at most 20 different offers and at most 99 of each.
+- A cart link never places an order, takes a payment, or shares any of your details with the
+  person or program that created it.
+
+## For developers
+
+Create a link with \`POST /api/public/v1/cart-links\` and a body such as
+\`{"items": [{"listing_id": "<offer id>", "quantity": 1}]}\`. Offers that cannot be bought are
+returned in \`rejected\` with the reason \`unavailable\` or \`insufficient_stock\`. See
+[Connecting agents and apps](/help/for-agents-public-api).
+`,
+  },
+  {
+    slug: "shipping-and-delivery",
+    title: "Shipping and delivery",
+    summary: "Who ships your order, how shipping prices and delivery estimates are set, and free-shipping thresholds.",
+    body: `# Shipping and delivery
+
+Every item is shipped by the **store that sells it**. If your cart holds items from several
+stores, you receive several parcels, each with its own tracking number.
+
+## Shipping options
+
+Each offer uses one of the store's shipping profiles. Within the United States a profile
+usually offers:
+
+| Service | Typical delivery | Price |
+|---|---|---|
+| Standard | 3 to 7 business days | set by the store, often free |
+| Expedited | 1 to 3 business days | set by the store |
+
+Delivery estimates add the store's **handling time** (the days it needs to pack your order) to
+the carrier's transit time. Some stores offer **free standard shipping over a threshold**,
+for example on orders over $35 from that store.
+
+## Which offer is highlighted
+
+When several stores sell the same product, the highlighted offer (the "buy box") is the
+in-stock offer with the lowest **price plus cheapest shipping**, with new items preferred over
+used ones. Other offers are always listed below it, cheapest first.
+
+## Backorders
+
+An offer marked *out of stock* that can still be bought is a **backorder**: the store ships it
+as soon as new stock arrives. The product page shows this before you buy.
+
+## Problems with a delivery
+
+If a parcel is late, check the tracking link in your order first. If it has not moved for five
+business days, contact the store from your order page; if the store does not help within two
+business days, open a case with marketplace support and we will step in.
+`,
+  },
+  {
+    slug: "returns",
+    title: "Returns and refunds",
+    summary: "How to return an item, the return window, and when you get your money back.",
+    body: `# Returns and refunds
+
+## Return window
+
+Most items can be returned within **30 days of delivery**. A store may offer a longer window;
+its policy is shown on the offer. Items sold as \`for_parts\` are sold as-is and cannot be
+returned unless they are not as described.
+
+## How to return an item
+
+1. Open **Account > Orders** and choose the order.
+2. Select **Return items**, pick the items and a reason.
+3. Print the label (or show the QR code at the drop-off point) and send the parcel within
+   14 days.
+
+You can also let a connected assistant start a return for you if you gave it the
+*returns* permission; you can remove that permission at any time under
+**Account > Connected apps**.
+
+## Refunds
+
+- Refunds go back to the original payment method within **5 business days** after the store
+  receives the item.
+- Return shipping is free when the item is damaged, defective or not as described; otherwise
+  the store may deduct the return label cost.
+- If a store does not answer a return request within two business days, marketplace support
+  will decide the case.
+`,
+  },
+  {
+    slug: "for-agents-public-api",
+    title: "Connecting agents and apps: the public API and MCP server",
+    summary: "Read the catalog with no account or key over JSON (/api/public/v1) or MCP (/api/mcp/mcp), and hand purchases back to people with cart links.",
+    body: `# Connecting agents and apps
+
+Our catalog is open to software: shopping assistants, AI agents, price trackers and research
+tools can read exactly what a signed-out visitor sees on the site. **No account and no API key
+are needed.**
+
+## The public JSON API
+
+Base URL: \`/api/public/v1\`. The machine-readable description (OpenAPI 3.1) is at
+[\`/api/public/v1/openapi.json\`](/api/public/v1/openapi.json).
+
+| Endpoint | What it does |
+|---|---|
+| \`GET /search\` | Full-text and faceted search (\`q\`, \`category\`, \`brand\`, \`condition\`, \`price_min_cents\`, \`price_max_cents\`, \`sort\`, \`page\`, \`page_size\`) |
+| \`GET /products/{slug}\` | One product with its purchasable offers, cheapest first, and the buy-box offer |
+| \`GET /categories\` | The active category tree |
+| \`POST /cart-links\` | A link that fills a person's own cart (see [Buying with a cart link](/help/buying-with-a-cart-link)) |
+
+Conventions:
+
+- Responses are \`{ "data": ..., "meta": { "request_id": ... } }\`; errors are
+  \`{ "error": { "type", "code", "message", "param", "request_id" } }\`.
+- Money is always an integer number of **cents** in USD (\`price_cents: 1999\` is $19.99).
+- Offers say whether they are \`in_stock\`, never how many units exist.
+- A product's \`slug\` is also its page: \`/p/{slug}\`.
+
+## The MCP server
+
+The same catalog is available as a Model Context Protocol server at **\`/api/mcp/mcp\`**
+(streamable HTTP, stateless, POST only, no authentication). Its tools are
+\`search_products\`, \`get_product\`, \`get_categories\`, \`create_cart_link\`, \`search_help\`,
+\`get_help_article\` and \`get_connection_guide\`. Add it to an MCP client as a remote server
+with the full URL of this site followed by \`/api/mcp/mcp\`.
+
+## Being a good citizen
+
+- Send a descriptive \`User-Agent\` (for example \`AcmeShoppingBot/1.2 (+https://acme.example/bot)\`).
+- Rate limits are per IP and per endpoint: about 30 requests in a burst, then 5 per second
+  (cart links: 10, then 1 per second). Every response carries \`X-RateLimit-Limit\`,
+  \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; a \`429\` carries \`Retry-After\`; please
+  honour it.
+- Catalog responses are cacheable for 60 seconds (categories: 5 minutes) and carry an \`ETag\`:
+  revalidate with \`If-None-Match\` and you get a free \`304\`.
+
+## Purchases stay with people
+
+No public endpoint places an order or takes a payment. An agent prepares a cart link and the
+person opens it, reviews the cart and pays. Account holders can additionally connect an agent to
+their own account over OAuth, approving each permission; that is described in the account
+settings.
+`,
+  },
+  {
+    slug: "selling-on-the-marketplace",
+    title: "Selling on the marketplace",
+    summary: "Open a store, list products, set prices, conditions and shipping, and keep stock up to date.",
+    body: `# Selling on the marketplace
+
+## Open a store
+
+Sign in, choose **Sell on the marketplace** and pick a store name and address (the *slug*,
+such as \`harbor-electronics\`). You can own several stores.
+
+## Listings
+
+A **listing** is your offer for a product: your price, condition, stock and shipping. Many
+stores can list the same product; shoppers see all offers on one product page.
+
+- **Attach to an existing product** by searching the catalog or by GTIN/EAN, or create a new
+  product with a title, description, brand, category, images and attributes.
+- **Condition**: new, like new, very good, good, acceptable, refurbished, used, or for parts.
+- **Price and list price** in cents. When the list price is higher than the price, the offer is
+  shown as on sale.
+- **SKU**: your own reference, unique within your store.
+- **Quantity**: we never show shoppers your stock level, only whether the offer is in stock.
+  Turn on **allow backorder** to keep selling when you reach zero.
+
+## Listing states
+
+| State | Visible to shoppers | How to get there |
+|---|---|---|
+| Draft | No | every new listing starts here |
+| Active | Yes | **Publish** a draft (we check price, product and shipping profile), or reactivate |
+| Inactive | No | pause an active listing; reactivate any time |
+| Archived | No | retire a listing for good; it stays in your history |
+
+## Shipping profiles
+
+Create shipping profiles with a handling time and rates per service (standard, expedited),
+optionally free above an order value, and assign one to each listing. The cheapest rate counts
+toward the landed price that decides the highlighted offer.
+
+## Automate it
+
+Everything above is available through the seller API at \`/api/v1\`. See
+[Seller API keys](/help/seller-api-keys).
+`,
+  },
+  {
+    slug: "seller-api-keys",
+    title: "Seller API keys",
+    summary: "Create, scope, use and revoke API keys that let your own software manage listings, stock and shipping.",
+    body: `# Seller API keys
+
+The seller API (\`/api/v1\`) lets your inventory system, ERP or scripts manage listings, stock
+and shipping profiles for one store.
+
+## Create a key
+
+1. Open **Seller dashboard > Settings > API keys** (store owners only).
+2. Name the key and choose its **scopes**:
+   - \`listings:read\`: read listings and shipping profiles, including the change feed,
+   - \`listings:write\`: create and update listings, publish, change status, adjust stock,
+   - \`shipping:write\`: create and update shipping profiles.
+3. Copy the key. It looks like \`mk_live_<key id>.<secret>\` and is **shown only once**; we keep
+   only a hash of the secret.
+
+## Use a key
+
+Send it as a bearer token:
+
+\`\`\`http
+GET /api/v1/listings?limit=100 HTTP/1.1
+Authorization: Bearer mk_live_...
+\`\`\`
+
+- Lists are paged with \`limit\` (up to 100) and the \`next_cursor\` of the previous page.
+- \`GET /api/v1/listings?updated_since=2026-11-01T00:00:00Z\` returns everything that changed
+  since then, including archived listings, so a sync job never misses a removal.
+- \`POST /api/v1/inventory/batch\` applies up to 100 stock changes atomically.
+- Send an \`Idempotency-Key\` header on every POST and PATCH so that a retry after a network
+  error is never applied twice.
+- Rate limits are per key; watch the \`X-RateLimit-*\` headers and honour \`Retry-After\`.
+
+## Keep keys safe
+
+Store keys in a secrets manager, never in source code. Give each integration its own key with
+only the scopes it needs. If a key leaks, **revoke** it in the dashboard: it stops working
+immediately, and you can create a replacement.
+`,
+  },
+];
