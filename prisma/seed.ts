@@ -678,6 +678,9 @@ async function main() {
           format: "products |{bar}| {value}/{total} {percentage}% | {duration_formatted} elapsed, eta {eta_formatted}",
           hideCursor: true,
           etaBuffer: 20,
+          // Redirected stderr (CI logs): one line every 5 s instead of nothing.
+          noTTYOutput: true,
+          notTTYSchedule: 5000,
         })
       : null;
     bar?.start(total, 0);

@@ -178,3 +178,5 @@ ALTER TABLE "listings" ADD CONSTRAINT "listings_shipping_template_id_fkey" FOREI
 ALTER TABLE "shipping_templates" ADD CONSTRAINT "shipping_templates_store_id_fkey" FOREIGN KEY ("store_id") REFERENCES "stores"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
 ALTER TABLE "shipping_rates" ADD CONSTRAINT "shipping_rates_template_id_fkey" FOREIGN KEY ("template_id") REFERENCES "shipping_templates"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 ALTER TABLE "stock_adjustments" ADD CONSTRAINT "stock_adjustments_listing_id_fkey" FOREIGN KEY ("listing_id") REFERENCES "listings"("id") ON DELETE RESTRICT ON UPDATE CASCADE;
+
+ALTER TABLE "shipping_rates" ADD CONSTRAINT "shipping_rates_days_order" CHECK ("min_days" >= 0 AND "min_days" <= "max_days");

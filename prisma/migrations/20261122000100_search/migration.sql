@@ -25,7 +25,7 @@ BEGIN
     setweight(to_tsvector('english', coalesce(NEW.title, '')), 'A') ||
     setweight(to_tsvector('english', coalesce((SELECT b.name FROM brands b WHERE b.id = NEW.brand_id), '')), 'B') ||
     setweight(to_tsvector('english', coalesce((
-      SELECT string_agg(a.name, ' ')
+      SELECT string_agg(a.name, ' ' ORDER BY nlevel(a.path))
       FROM categories me JOIN categories a ON a.path @> me.path
       WHERE me.id = NEW.category_id), '')), 'C') ||
     setweight(to_tsvector('english', coalesce(NEW.description, '')), 'D');
@@ -78,35 +78,42 @@ CREATE INDEX "product_search_newest_idx" ON "product_search" ("published_at" DES
 CREATE INDEX "product_search_price_idx" ON "product_search" ("min_price_cents", "product_id");
 
 -- Recomputes the rows of the given products (the single definition of "purchasable offer").
-CREATE FUNCTION refresh_product_search(ids uuid[]) RETURNS void LANGUAGE sql AS $$
-  WITH fresh AS (
-    SELECT p.id AS product_id, c.path AS category_path, p.brand_id, p.published_at, p.rating_count,
-           min(l.price_cents) AS min_price_cents,
-           count(*)::int AS offer_count,
-           bit_or(listing_condition_bit(l.condition)) AS condition_mask,
-           bit_or(catalog_price_bucket_bit(l.price_cents)) AS price_bucket_mask,
-           array_agg(l.condition ORDER BY l.price_cents, l.created_at, l.id) AS offer_conditions,
-           array_agg(l.price_cents ORDER BY l.price_cents, l.created_at, l.id) AS offer_prices
-    FROM products p
-    JOIN categories c ON c.id = p.category_id
-    JOIN listings l ON l.product_id = p.id
-      AND l.status = 'active' AND (l.quantity > 0 OR l.allow_backorder)
+-- The product rows are locked first (in id order), and the aggregate is read in a later
+-- statement, so its snapshot includes every committed change of a concurrent transaction
+-- that refreshed the same product: the last writer always sees the other's listings.
+CREATE FUNCTION refresh_product_search(ids uuid[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM 1 FROM products WHERE id = ANY(ids) ORDER BY id FOR NO KEY UPDATE;
+
+  DELETE FROM product_search ps
+  WHERE ps.product_id = ANY(ids) AND NOT EXISTS (
+    SELECT 1 FROM products p
+    JOIN listings l ON l.product_id = p.id AND l.status = 'active' AND (l.quantity > 0 OR l.allow_backorder)
     JOIN stores s ON s.id = l.store_id AND s.status = 'active'
-    WHERE p.id = ANY(ids) AND p.publicly_listed
-    GROUP BY p.id, c.path
-  ), gone AS (
-    DELETE FROM product_search ps
-    WHERE ps.product_id = ANY(ids) AND NOT EXISTS (SELECT 1 FROM fresh f WHERE f.product_id = ps.product_id)
-  )
+    WHERE p.id = ps.product_id AND p.publicly_listed);
+
   INSERT INTO product_search AS ps
-  SELECT * FROM fresh
+  SELECT p.id, c.path, p.brand_id, p.published_at, p.rating_count,
+         min(l.price_cents),
+         count(*)::int,
+         bit_or(listing_condition_bit(l.condition)),
+         bit_or(catalog_price_bucket_bit(l.price_cents)),
+         array_agg(l.condition ORDER BY l.price_cents, l.created_at, l.id),
+         array_agg(l.price_cents ORDER BY l.price_cents, l.created_at, l.id)
+  FROM products p
+  JOIN categories c ON c.id = p.category_id
+  JOIN listings l ON l.product_id = p.id
+    AND l.status = 'active' AND (l.quantity > 0 OR l.allow_backorder)
+  JOIN stores s ON s.id = l.store_id AND s.status = 'active'
+  WHERE p.id = ANY(ids) AND p.publicly_listed
+  GROUP BY p.id, c.path
   ON CONFLICT (product_id) DO UPDATE SET
     category_path = EXCLUDED.category_path, brand_id = EXCLUDED.brand_id,
     published_at = EXCLUDED.published_at, rating_count = EXCLUDED.rating_count,
     min_price_cents = EXCLUDED.min_price_cents, offer_count = EXCLUDED.offer_count,
     condition_mask = EXCLUDED.condition_mask, price_bucket_mask = EXCLUDED.price_bucket_mask,
     offer_conditions = EXCLUDED.offer_conditions, offer_prices = EXCLUDED.offer_prices;
-$$;
+END $$;
 
 CREATE FUNCTION listings_refresh_search_new() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -124,6 +131,8 @@ BEGIN
     SELECT product_id FROM new_rows UNION SELECT product_id FROM old_rows));
   RETURN NULL;
 END $$;
+-- Purchasability depends on listing status, quantity, backorder and price; any listing write
+-- refreshes its products (old and new product on a move).
 CREATE TRIGGER listings_search_insert AFTER INSERT ON listings
 REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION listings_refresh_search_new();
 CREATE TRIGGER listings_search_update AFTER UPDATE ON listings
