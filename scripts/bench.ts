@@ -10,8 +10,7 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { categoryScope, searchStatement } from "@/lib/catalog/search";
-import { loadPriceBuckets } from "@/lib/catalog/price-buckets";
+import { categoryScope, searchStatements } from "@/lib/catalog/search";
 import { createDb, type PrismaClient } from "@/lib/db";
 import { migrate } from "@/lib/db/migrate";
 import { SearchQuery } from "@/lib/schemas/catalog";
@@ -152,7 +151,6 @@ async function run(base: string, scenario: Scenario) {
 }
 
 async function explain(client: PrismaClient) {
-  const buckets = await loadPriceBuckets();
   const [top] = await client.$queryRaw<{ slug: string }[]>`SELECT slug FROM categories WHERE nlevel(path) = 1 ORDER BY position LIMIT 1`;
   const cases: Array<[string, string]> = [
     ["text query", "q=wireless+headphones"],
@@ -163,13 +161,16 @@ async function explain(client: PrismaClient) {
   for (const [label, qs] of cases) {
     const params = SearchQuery.parse(queryObject(new URLSearchParams(qs)));
     const scope = params.category ? await categoryScope(params.category) : null;
-    const stmt = searchStatement(params, scope, buckets);
-    const plan = await client.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
-      `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${stmt.text}`,
-      ...stmt.values,
-    );
-    console.log(`\n### EXPLAIN ANALYZE: search, ${label} (${qs})\n`);
-    console.log(plan.map((r) => r["QUERY PLAN"]).join("\n"));
+    for (const [part, stmt] of Object.entries(searchStatements(params, scope))) {
+      const plan = await client.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
+        `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${stmt.text}`,
+        ...stmt.values,
+      );
+      console.log(`\n### EXPLAIN ANALYZE: search ${part}, ${label} (${qs})\n`);
+      console.log("```");
+      console.log(plan.map((r) => r["QUERY PLAN"]).join("\n"));
+      console.log("```");
+    }
   }
 }
 

@@ -8,7 +8,7 @@ import {
   type ProductCardData,
   type SearchParams,
 } from "@/lib/schemas/catalog";
-import { loadPriceBuckets, type PriceBucket } from "./price-buckets";
+import { loadPriceBuckets } from "./price-buckets";
 
 const sql = Prisma.sql;
 
@@ -40,47 +40,63 @@ export async function categoryScope(slug: string): Promise<Scope> {
   return scope;
 }
 
-const ORDER_BY: Record<SearchParams["sort"], Prisma.Sql> = {
-  relevance: sql`score DESC, rating_count DESC, product_id`,
-  price_asc: sql`min_price ASC, product_id`,
-  price_desc: sql`min_price DESC, product_id`,
-  newest: sql`published_at DESC NULLS LAST, product_id`,
+// Every sort ends on product_id, so paging is stable. (Static text: no input reaches it.)
+const ORDER_BY: Record<SearchParams["sort"], string> = {
+  relevance: "{t}.score DESC, {t}.rating_count DESC, {t}.product_id",
+  price_asc: "{t}.min_price ASC, {t}.product_id",
+  price_desc: "{t}.min_price DESC, {t}.product_id",
+  newest: "{t}.published_at DESC NULLS LAST, {t}.product_id",
 };
+const orderBy = (sort: SearchParams["sort"], table: string) => Prisma.raw(ORDER_BY[sort].replaceAll("{t}", table));
 
-interface SearchRow {
-  total: number;
-  page: Array<{
-    id: string;
-    slug: string;
-    title: string;
-    image_url: string | null;
-    brand: { slug: string | null; name: string } | null;
-    category_breadcrumb: Array<{ slug: string; name: string }>;
-    min_price_cents: number;
-    offer_count: number;
-    rating_avg: number | null;
-    rating_count: number;
-  }>;
-  category_facet: FacetEntryData[];
-  brand_facet: FacetEntryData[];
-  condition_counts: number[];
-  price_counts: number[];
+interface CardRow {
+  id: string;
+  slug: string;
+  title: string;
+  image_url: string | null;
+  brand: { slug: string | null; name: string } | null;
+  category_breadcrumb: Array<{ slug: string; name: string }> | null;
+  min_price_cents: number;
+  offer_count: number;
+  rating_avg: number | null;
+  rating_count: number;
+}
+
+/** One row per grouping set of the counts statement (see searchStatements). */
+interface CountRow {
+  set: "all" | "brand" | "category" | "condition" | "price";
+  key: string | number | null;
+  label: string | null;
+  /** Products passing every filter. */
+  results: number;
+  /** Products passing every filter but the brand filter. */
+  any_brand: number;
+  /** Products passing the text, category and brand filters (offer filters are in the masks). */
+  brand_rows: number;
 }
 
 /**
- * Full-text and faceted search over purchasable offers. One statement: the text and category
- * scope is materialised once (`base`), offer-level filters are evaluated per product over its
- * purchasable offers (`f`), then results, total and the four disjunctive facets read from it.
+ * Full-text and faceted search over purchasable offers: the page of cards and, concurrently,
+ * the total and the four disjunctive facets, from the same matching rows.
  */
 export async function searchProducts(params: SearchParams): Promise<SearchResult> {
   const [scope, buckets] = await Promise.all([
     params.category ? categoryScope(params.category) : Promise.resolve<Scope | null>(null),
     loadPriceBuckets(),
   ]);
-  const rows = await db().$queryRaw<SearchRow[]>(searchStatement(params, scope, buckets));
-  const row = rows[0]!;
+  const statements = searchStatements(params, scope);
+  const [cards, counts] = await Promise.all([
+    db().$queryRaw<CardRow[]>(statements.page),
+    db().$queryRaw<CountRow[]>(statements.counts),
+  ]);
+
+  const total = counts.find((c) => c.set === "all")?.results ?? 0;
+  const bitCount = (set: "condition" | "price", bit: number) =>
+    counts.reduce((sum, c) => (c.set === set && (Number(c.key) & bit) !== 0 ? sum + c.brand_rows : sum), 0);
+  const byCount = (a: FacetEntryData, b: FacetEntryData) => b.count - a.count || a.label.localeCompare(b.label);
+
   return {
-    data: row.page.map((card) => ({
+    data: cards.map((card) => ({
       id: card.id,
       slug: card.slug,
       title: card.title,
@@ -97,48 +113,57 @@ export async function searchProducts(params: SearchParams): Promise<SearchResult
     meta: {
       page: params.page,
       page_size: params.page_size,
-      total: row.total,
-      page_count: Math.ceil(row.total / params.page_size),
+      total,
+      page_count: Math.ceil(total / params.page_size),
       facets: {
-        category: row.category_facet,
-        brand: row.brand_facet,
+        category: counts
+          .filter((c) => c.set === "category" && c.label !== null && c.results > 0)
+          .map((c) => ({ value: String(c.key), label: c.label!, count: c.results }))
+          .sort(byCount),
+        brand: counts
+          .filter((c) => c.set === "brand" && c.label !== null && c.any_brand > 0)
+          .map((c) => ({ value: String(c.key), label: c.label!, count: c.any_brand }))
+          .sort(byCount),
         condition: CONDITIONS.map((value, i) => ({
           value,
           label: CONDITION_LABELS[value],
-          count: row.condition_counts[i] ?? 0,
+          count: bitCount("condition", 1 << i),
         })).filter((entry) => entry.count > 0),
-        price: bucketFacet(buckets, row.price_counts),
+        price: buckets
+          .map((bucket) => ({ value: bucket.value, label: bucket.label, count: bitCount("price", bucket.bit) }))
+          .filter((entry) => entry.count > 0),
       },
     },
   };
 }
 
-/** The search statement itself (exported so the benchmark can EXPLAIN exactly what runs). */
-export function searchStatement(params: SearchParams, scope: Scope | null, buckets: PriceBucket[]): Prisma.Sql {
+/**
+ * The two search statements (exported so the benchmark can EXPLAIN exactly what runs).
+ *
+ * `matching` yields one narrow row per product in the text and category scope, with the brand
+ * filter as a flag and the offer filters evaluated over the product's purchasable offers:
+ * `n`/`min_price` over offers passing every offer filter, `cmask` = conditions present among
+ * offers in the price range, `pmask` = price buckets present among offers in the condition set.
+ * Without offer filters these are precomputed columns of product_search.
+ */
+export function searchStatements(params: SearchParams, scope: Scope | null): { page: Prisma.Sql; counts: Prisma.Sql } {
   const q = params.q;
   const conditions = params.condition?.length ? params.condition : null;
   const priceMin = params.price_min_cents ?? null;
   const priceMax = params.price_max_cents ?? null;
   const offerFilter = conditions !== null || priceMin !== null || priceMax !== null;
+  const depth = scope?.depth ?? 0;
 
-  const textJoin = q
-    ? sql`JOIN products p ON p.id = ps.product_id
-          AND (p.search_vector @@ websearch_to_tsquery('english', ${q}) OR ${q} <% p.title)`
-    : Prisma.empty;
-  const score = q
-    ? sql`ts_rank(p.search_vector, websearch_to_tsquery('english', ${q})) + word_similarity(${q}, p.title)`
-    : sql`0`;
-  const scopeWhere = scope ? sql`WHERE ps.category_path <@ ${scope.path}::ltree` : Prisma.empty;
+  const inScope = scope ? sql`ps.category_path <@ ${scope.path}::ltree` : sql`true`;
   const brandOk = params.brand?.length
-    ? sql`b.brand_id IN (SELECT id FROM brands WHERE slug = ANY(${params.brand}::text[]))`
+    ? sql`ps.brand_id IN (SELECT id FROM brands WHERE slug = ANY(${params.brand}::text[]))`
     : sql`true`;
-
-  // Per product: lowest price and number of offers passing every offer filter, the conditions
-  // present among offers in the price range, the price buckets present among offers in the
-  // condition set. Without offer filters these are the precomputed columns.
   const offerColumns = offerFilter
-    ? sql`o.min_price, o.n, o.cmask, o.pmask
-          FROM base b, LATERAL (
+    ? sql`o.min_price, o.n, o.cmask, o.pmask`
+    : sql`ps.min_price_cents AS min_price, ps.offer_count AS n, ps.condition_mask AS cmask,
+          ps.price_bucket_mask AS pmask`;
+  const offerLateral = offerFilter
+    ? sql`CROSS JOIN LATERAL (
             SELECT min(u.price) FILTER (WHERE u.ok_c AND u.ok_p) AS min_price,
                    count(*) FILTER (WHERE u.ok_c AND u.ok_p)::int AS n,
                    coalesce(bit_or(listing_condition_bit(u.cond)) FILTER (WHERE u.ok_p), 0) AS cmask,
@@ -147,69 +172,69 @@ export function searchStatement(params: SearchParams, scope: Scope | null, bucke
                          ${conditions === null ? sql`true` : sql`x.cond = ANY(${conditions}::listing_condition[])`} AS ok_c,
                          (${priceMin === null ? sql`true` : sql`x.price >= ${priceMin}`}
                           AND ${priceMax === null ? sql`true` : sql`x.price < ${priceMax}`}) AS ok_p
-                  FROM unnest(b.offer_conditions, b.offer_prices) AS x(cond, price)) u
+                  FROM unnest(ps.offer_conditions, ps.offer_prices) AS x(cond, price)) u
           ) o`
-    : sql`b.min_price_cents AS min_price, b.offer_count AS n, b.condition_mask AS cmask,
-          b.price_bucket_mask AS pmask
-          FROM base b`;
+    : Prisma.empty;
 
-  const depth = scope?.depth ?? 0;
-  const limit = params.page_size;
-  const offset = (params.page - 1) * params.page_size;
-  const conditionCounts = sql`ARRAY[${Prisma.join(
-    CONDITIONS.map((_, i) => sql`count(*) FILTER (WHERE cmask & ${1 << i} <> 0)::int`),
-  )}]`;
-  const priceCounts = sql`ARRAY[${Prisma.join(
-    buckets.map((bucket) => sql`count(*) FILTER (WHERE pmask & ${bucket.bit} <> 0)::int`),
-  )}]`;
+  // Text: full-text match; only when the words match nothing in scope, trigram similarity of
+  // the title (typo tolerance) takes over. Ranking is computed on the matching set only.
+  const source = q
+    ? sql`(
+        WITH fts AS MATERIALIZED (
+          SELECT ps.*, ts_rank(p.search_vector, websearch_to_tsquery('english', ${q})) AS score
+          FROM products p JOIN product_search ps ON ps.product_id = p.id
+          WHERE p.search_vector @@ websearch_to_tsquery('english', ${q}) AND ${inScope}
+        )
+        SELECT * FROM fts
+        UNION ALL
+        SELECT ps.*, word_similarity(${q}, p.title) AS score
+        FROM products p JOIN product_search ps ON ps.product_id = p.id
+        WHERE NOT EXISTS (SELECT 1 FROM fts) AND ${q} <% p.title AND ${inScope}
+      ) ps`
+    : sql`product_search ps`;
+  const where = q ? Prisma.empty : sql`WHERE ${inScope}`;
+  const matching = sql`
+    SELECT ps.product_id, ps.brand_id, ps.published_at, ps.rating_count,
+           ${q ? sql`ps.score` : sql`0::real AS score`},
+           CASE WHEN nlevel(ps.category_path) > ${depth} THEN subpath(ps.category_path, ${depth}, 1)::text END AS child,
+           ${brandOk} AS brand_ok, ${offerColumns}
+    FROM ${source} ${offerLateral} ${where}`;
 
-  return sql`
-    WITH base AS MATERIALIZED (
-      SELECT ps.product_id, ps.category_path, ps.brand_id, ps.published_at, ps.rating_count,
-             ps.min_price_cents, ps.offer_count, ps.condition_mask, ps.price_bucket_mask,
-             ps.offer_conditions, ps.offer_prices, ${score} AS score
-      FROM product_search ps
-      ${textJoin}
-      ${scopeWhere}
-    ), f AS (
-      SELECT b.product_id, b.category_path, b.brand_id, b.published_at, b.rating_count, b.score,
-             ${brandOk} AS brand_ok, ${offerColumns}
-    ), r AS (
-      SELECT * FROM f WHERE brand_ok AND n > 0
-    ), page AS (
-      SELECT product_id, min_price, n, row_number() OVER (ORDER BY ${ORDER_BY[params.sort]}) AS ord
-      FROM r ORDER BY ${ORDER_BY[params.sort]} LIMIT ${limit} OFFSET ${offset}
-    )
-    SELECT
-      (SELECT count(*) FROM r)::int AS total,
-      (SELECT coalesce(json_agg(json_build_object(
-          'id', p.id, 'slug', p.slug, 'title', p.title,
-          'image_url', (SELECT i.url FROM product_images i WHERE i.product_id = p.id ORDER BY i.position, i.id LIMIT 1),
-          'brand', CASE WHEN br.id IS NULL THEN NULL ELSE json_build_object('slug', br.slug, 'name', br.name) END,
-          'category_breadcrumb', (SELECT json_agg(json_build_object('slug', a.slug, 'name', a.name) ORDER BY nlevel(a.path))
-                                  FROM categories c JOIN categories a ON a.path @> c.path WHERE c.id = p.category_id),
-          'min_price_cents', pg.min_price, 'offer_count', pg.n,
-          'rating_avg', p.rating_avg::float8, 'rating_count', p.rating_count
-        ) ORDER BY pg.ord), '[]'::json)
-       FROM page pg JOIN products p ON p.id = pg.product_id LEFT JOIN brands br ON br.id = p.brand_id
-      ) AS page,
-      (SELECT coalesce(json_agg(json_build_object('value', c.slug, 'label', c.name, 'count', g.n)
-                                ORDER BY g.n DESC, c.name), '[]'::json)
-       FROM (SELECT subpath(category_path, 0, ${depth + 1}) AS path, count(*)::int AS n
-             FROM r WHERE nlevel(category_path) > ${depth} GROUP BY 1) g
-       JOIN categories c ON c.path = g.path AND c.active
-      ) AS category_facet,
-      (SELECT coalesce(json_agg(json_build_object('value', br.slug, 'label', br.name, 'count', g.n)
-                                ORDER BY g.n DESC, br.name), '[]'::json)
-       FROM (SELECT brand_id, count(*)::int AS n FROM f WHERE n > 0 AND brand_id IS NOT NULL GROUP BY 1) g
-       JOIN brands br ON br.id = g.brand_id
-      ) AS brand_facet,
-      (SELECT ${conditionCounts} FROM f WHERE brand_ok) AS condition_counts,
-      (SELECT ${priceCounts} FROM f WHERE brand_ok) AS price_counts`;
-}
+  const page = sql`
+    SELECT p.id, p.slug, p.title,
+           (SELECT i.url FROM product_images i WHERE i.product_id = p.id ORDER BY i.position, i.id LIMIT 1) AS image_url,
+           CASE WHEN br.id IS NULL THEN NULL ELSE json_build_object('slug', br.slug, 'name', br.name) END AS brand,
+           (SELECT json_agg(json_build_object('slug', a.slug, 'name', a.name) ORDER BY nlevel(a.path))
+              FROM categories c JOIN categories a ON a.path @> c.path WHERE c.id = p.category_id) AS category_breadcrumb,
+           m.min_price AS min_price_cents, m.n AS offer_count,
+           p.rating_avg::float8 AS rating_avg, p.rating_count
+    FROM (SELECT product_id, min_price, n, score, rating_count, published_at
+          FROM (${matching}) r WHERE brand_ok AND n > 0
+          ORDER BY ${orderBy(params.sort, "r")}
+          LIMIT ${params.page_size} OFFSET ${(params.page - 1) * params.page_size}) m
+    JOIN products p ON p.id = m.product_id
+    LEFT JOIN brands br ON br.id = p.brand_id
+    ORDER BY ${orderBy(params.sort, "m")}`;
 
-function bucketFacet(buckets: PriceBucket[], counts: number[]): FacetEntryData[] {
-  return buckets
-    .map((bucket, i) => ({ value: bucket.value, label: bucket.label, count: counts[i] ?? 0 }))
-    .filter((entry) => entry.count > 0);
+  const counts = sql`
+    SELECT CASE WHEN GROUPING(g.brand_id) = 0 THEN 'brand'
+                WHEN GROUPING(g.child) = 0 THEN 'category'
+                WHEN GROUPING(g.cmask) = 0 THEN 'condition'
+                WHEN GROUPING(g.pmask) = 0 THEN 'price'
+                ELSE 'all' END AS set,
+           CASE WHEN GROUPING(g.brand_id) = 0 THEN br.slug
+                WHEN GROUPING(g.child) = 0 THEN g.child
+                WHEN GROUPING(g.cmask) = 0 THEN g.cmask::text
+                WHEN GROUPING(g.pmask) = 0 THEN g.pmask::text END AS key,
+           CASE WHEN GROUPING(g.brand_id) = 0 THEN br.name
+                WHEN GROUPING(g.child) = 0 THEN c.name END AS label,
+           count(*) FILTER (WHERE g.brand_ok AND g.n > 0)::int AS results,
+           count(*) FILTER (WHERE g.n > 0)::int AS any_brand,
+           count(*) FILTER (WHERE g.brand_ok)::int AS brand_rows
+    FROM (${matching}) g
+    LEFT JOIN brands br ON br.id = g.brand_id
+    LEFT JOIN categories c ON c.slug = g.child AND c.active
+    GROUP BY GROUPING SETS ((), (g.brand_id, br.slug, br.name), (g.child, c.name), (g.cmask), (g.pmask))`;
+
+  return { page, counts };
 }
