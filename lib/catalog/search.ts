@@ -176,20 +176,25 @@ export function searchStatements(params: SearchParams, scope: Scope | null): { p
           ) o`
     : Prisma.empty;
 
-  // Text: full-text match; only when the words match nothing in scope, trigram similarity of
-  // the title (typo tolerance) takes over. Ranking is computed on the matching set only.
+  // Only the columns the filters, facets and sorts read (the offer arrays only when needed).
+  const columns = sql`ps.product_id, ps.category_path, ps.brand_id, ps.published_at, ps.rating_count,
+    ps.min_price_cents, ps.offer_count, ps.condition_mask, ps.price_bucket_mask
+    ${offerFilter ? sql`, ps.offer_conditions, ps.offer_prices` : Prisma.empty}`;
+
+  // Text: full-text match; only when the words match nothing in scope does trigram similarity
+  // of the title take over (typo tolerance). Ranking is computed on the matching set only.
   const source = q
     ? sql`(
         WITH fts AS MATERIALIZED (
-          SELECT ps.*, ts_rank(p.search_vector, websearch_to_tsquery('english', ${q})) AS score
-          FROM products p JOIN product_search ps ON ps.product_id = p.id
-          WHERE p.search_vector @@ websearch_to_tsquery('english', ${q}) AND ${inScope}
+          SELECT ${columns}, ts_rank(ps.search_vector, websearch_to_tsquery('english', ${q})) AS score
+          FROM product_search ps
+          WHERE ps.search_vector @@ websearch_to_tsquery('english', ${q}) AND ${inScope}
         )
         SELECT * FROM fts
         UNION ALL
-        SELECT ps.*, word_similarity(${q}, p.title) AS score
-        FROM products p JOIN product_search ps ON ps.product_id = p.id
-        WHERE NOT EXISTS (SELECT 1 FROM fts) AND ${q} <% p.title AND ${inScope}
+        SELECT ${columns}, word_similarity(${q}, ps.title) AS score
+        FROM product_search ps
+        WHERE NOT EXISTS (SELECT 1 FROM fts) AND ${q} <% ps.title AND ${inScope}
       ) ps`
     : sql`product_search ps`;
   const where = q ? Prisma.empty : sql`WHERE ${inScope}`;
@@ -216,25 +221,26 @@ export function searchStatements(params: SearchParams, scope: Scope | null): { p
     LEFT JOIN brands br ON br.id = p.brand_id
     ORDER BY ${orderBy(params.sort, "m")}`;
 
+  // One pass: totals per grouping set; names are joined onto the few aggregated rows.
   const counts = sql`
-    SELECT CASE WHEN GROUPING(g.brand_id) = 0 THEN 'brand'
-                WHEN GROUPING(g.child) = 0 THEN 'category'
-                WHEN GROUPING(g.cmask) = 0 THEN 'condition'
-                WHEN GROUPING(g.pmask) = 0 THEN 'price'
-                ELSE 'all' END AS set,
-           CASE WHEN GROUPING(g.brand_id) = 0 THEN br.slug
-                WHEN GROUPING(g.child) = 0 THEN g.child
-                WHEN GROUPING(g.cmask) = 0 THEN g.cmask::text
-                WHEN GROUPING(g.pmask) = 0 THEN g.pmask::text END AS key,
-           CASE WHEN GROUPING(g.brand_id) = 0 THEN br.name
-                WHEN GROUPING(g.child) = 0 THEN c.name END AS label,
-           count(*) FILTER (WHERE g.brand_ok AND g.n > 0)::int AS results,
-           count(*) FILTER (WHERE g.n > 0)::int AS any_brand,
-           count(*) FILTER (WHERE g.brand_ok)::int AS brand_rows
-    FROM (${matching}) g
-    LEFT JOIN brands br ON br.id = g.brand_id
-    LEFT JOIN categories c ON c.slug = g.child AND c.active
-    GROUP BY GROUPING SETS ((), (g.brand_id, br.slug, br.name), (g.child, c.name), (g.cmask), (g.pmask))`;
+    SELECT CASE WHEN a.g_brand = 0 THEN 'brand' WHEN a.g_child = 0 THEN 'category'
+                WHEN a.g_cmask = 0 THEN 'condition' WHEN a.g_pmask = 0 THEN 'price' ELSE 'all' END AS set,
+           CASE WHEN a.g_brand = 0 THEN br.slug WHEN a.g_child = 0 THEN a.child
+                WHEN a.g_cmask = 0 THEN a.cmask::text WHEN a.g_pmask = 0 THEN a.pmask::text END AS key,
+           CASE WHEN a.g_brand = 0 THEN br.name WHEN a.g_child = 0 THEN c.name END AS label,
+           a.results, a.any_brand, a.brand_rows
+    FROM (
+      SELECT GROUPING(g.brand_id) AS g_brand, GROUPING(g.child) AS g_child,
+             GROUPING(g.cmask) AS g_cmask, GROUPING(g.pmask) AS g_pmask,
+             g.brand_id, g.child, g.cmask, g.pmask,
+             count(*) FILTER (WHERE g.brand_ok AND g.n > 0)::int AS results,
+             count(*) FILTER (WHERE g.n > 0)::int AS any_brand,
+             count(*) FILTER (WHERE g.brand_ok)::int AS brand_rows
+      FROM (${matching}) g
+      GROUP BY GROUPING SETS ((), (g.brand_id), (g.child), (g.cmask), (g.pmask))
+    ) a
+    LEFT JOIN brands br ON a.g_brand = 0 AND br.id = a.brand_id
+    LEFT JOIN categories c ON a.g_child = 0 AND c.slug = a.child AND c.active`;
 
   return { page, counts };
 }

@@ -78,8 +78,6 @@ CREATE UNIQUE INDEX "products_slug_key" ON "products"("slug");
 CREATE UNIQUE INDEX "products_gtin_key" ON "products"("gtin");
 CREATE INDEX "products_brand_id_idx" ON "products"("brand_id");
 CREATE INDEX "products_category_id_idx" ON "products"("category_id");
-CREATE INDEX "products_search_vector_gin" ON "products" USING GIN ("search_vector");
-CREATE INDEX "products_title_trgm" ON "products" USING GIN ("title" gin_trgm_ops);
 
 CREATE TABLE "product_images" (
     "id" UUID NOT NULL DEFAULT gen_random_uuid(),

@@ -57,6 +57,9 @@ EXECUTE FUNCTION categories_rename_refresh();
 
 CREATE TABLE "product_search" (
     "product_id" UUID NOT NULL,
+    -- Copies of the product's title and search document, so that text search reads one table.
+    "title" TEXT NOT NULL,
+    "search_vector" tsvector NOT NULL,
     "category_path" ltree NOT NULL,
     "brand_id" UUID,
     "published_at" TIMESTAMPTZ(3),
@@ -71,6 +74,8 @@ CREATE TABLE "product_search" (
     CONSTRAINT "product_search_pkey" PRIMARY KEY ("product_id"),
     CONSTRAINT "product_search_product_id_fkey" FOREIGN KEY ("product_id") REFERENCES "products"("id") ON DELETE CASCADE
 );
+CREATE INDEX "product_search_search_vector_gin" ON "product_search" USING GIN ("search_vector");
+CREATE INDEX "product_search_title_trgm" ON "product_search" USING GIN ("title" gin_trgm_ops);
 CREATE INDEX "product_search_category_path_gist" ON "product_search" USING GIST ("category_path");
 CREATE INDEX "product_search_brand_id_idx" ON "product_search" ("brand_id");
 CREATE INDEX "product_search_popular_idx" ON "product_search" ("rating_count" DESC, "product_id");
@@ -93,7 +98,7 @@ BEGIN
     WHERE p.id = ps.product_id AND p.publicly_listed);
 
   INSERT INTO product_search AS ps
-  SELECT p.id, c.path, p.brand_id, p.published_at, p.rating_count,
+  SELECT p.id, p.title, p.search_vector, c.path, p.brand_id, p.published_at, p.rating_count,
          min(l.price_cents),
          count(*)::int,
          bit_or(listing_condition_bit(l.condition)),
@@ -108,6 +113,7 @@ BEGIN
   WHERE p.id = ANY(ids) AND p.publicly_listed
   GROUP BY p.id, c.path
   ON CONFLICT (product_id) DO UPDATE SET
+    title = EXCLUDED.title, search_vector = EXCLUDED.search_vector,
     category_path = EXCLUDED.category_path, brand_id = EXCLUDED.brand_id,
     published_at = EXCLUDED.published_at, rating_count = EXCLUDED.rating_count,
     min_price_cents = EXCLUDED.min_price_cents, offer_count = EXCLUDED.offer_count,
