@@ -67,10 +67,17 @@ function freePort(): Promise<number> {
   });
 }
 
-async function startApp(port: number): Promise<ChildProcess> {
+async function startApp(port: number, countsTtlMs: string): Promise<ChildProcess> {
   if (!existsSync(".next/BUILD_ID")) throw new Error("run `npm run build` first");
   const child = spawn("npm", ["run", "start", "--", "-p", String(port), "-H", "127.0.0.1"], {
-    env: { ...process.env, PORT: String(port), PUBLIC_BASE_URL: `http://127.0.0.1:${port}`, LOG_REQUESTS: "off", NODE_ENV: "production" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
+      LOG_REQUESTS: "off",
+      NODE_ENV: "production",
+      SEARCH_COUNTS_TTL_MS: countsTtlMs,
+    },
     stdio: ["ignore", "ignore", "inherit"],
     detached: true,
   });
@@ -174,27 +181,37 @@ async function explain(client: PrismaClient) {
   }
 }
 
-async function main() {
-  const client = await prepareDatabase();
+async function measure(client: PrismaClient, label: string, countsTtlMs: string, only?: (s: Scenario) => boolean) {
   const port = await freePort();
-  const app = await startApp(port);
+  const app = await startApp(port, countsTtlMs);
   try {
     const base = `http://127.0.0.1:${port}`;
     const rows = [];
-    for (const scenario of await scenarios(client)) {
+    for (const scenario of (await scenarios(client)).filter(only ?? (() => true))) {
       const row = await run(base, scenario);
-      console.error(`${row.scenario}: p95 ${row.p95_ms} ms, ${row.req_per_s} req/s`);
+      console.error(`${label} ${row.scenario}: p95 ${row.p95_ms} ms, ${row.req_per_s} req/s`);
       rows.push(row);
     }
-    console.log(`\n## Public API, ${products} products, ${connections} connections, ${duration}s per scenario\n`);
+    console.log(`\n## Public API, ${products} products, ${connections} connections, ${duration}s per scenario: ${label}\n`);
     console.log("| scenario | URLs | p50 ms | p95 ms | p99 ms | req/s | non-2xx |");
     console.log("|---|---|---|---|---|---|---|");
     for (const r of rows) {
       console.log(`| ${r.scenario} | ${r.urls} | ${r.p50_ms} | ${r.p95_ms} | ${r.p99_ms} | ${r.req_per_s} | ${r.non_2xx + r.errors} |`);
     }
-    await explain(client);
   } finally {
     process.kill(-app.pid!, "SIGTERM");
+  }
+}
+
+async function main() {
+  const client = await prepareDatabase();
+  try {
+    await measure(client, "as deployed (search counts cached 30 s per process)", "30000");
+    await measure(client, "search counts cache off (every request computes its counts)", "0", (s) =>
+      s.name.startsWith("search"),
+    );
+    await explain(client);
+  } finally {
     await client.$disconnect();
   }
 }

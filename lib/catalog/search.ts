@@ -8,6 +8,7 @@ import {
   type ProductCardData,
   type SearchParams,
 } from "@/lib/schemas/catalog";
+import { LRUCache } from "lru-cache";
 import { loadPriceBuckets } from "./price-buckets";
 
 const sql = Prisma.sql;
@@ -87,7 +88,7 @@ export async function searchProducts(params: SearchParams): Promise<SearchResult
   const statements = searchStatements(params, scope);
   const [cards, counts] = await Promise.all([
     db().$queryRaw<CardRow[]>(statements.page),
-    db().$queryRaw<CountRow[]>(statements.counts),
+    cachedCounts(params, statements.counts),
   ]);
 
   const total = counts.find((c) => c.set === "all")?.results ?? 0;
@@ -135,6 +136,37 @@ export async function searchProducts(params: SearchParams): Promise<SearchResult
       },
     },
   };
+}
+
+/**
+ * Total and facet counts are the expensive part of a search (a pass over every matching
+ * product) and the same for every page and sort of one query, so they are kept briefly per
+ * process; identical concurrent requests share one computation. The TTL stays inside the
+ * `s-maxage=60` freshness that shared caches already get. SEARCH_COUNTS_TTL_MS=0 turns it off.
+ */
+const countsTtlMs = Number(process.env.SEARCH_COUNTS_TTL_MS ?? 30_000);
+const countsCache =
+  countsTtlMs > 0
+    ? new LRUCache<string, CountRow[], Prisma.Sql>({
+        max: 2_000,
+        ttl: countsTtlMs,
+        fetchMethod: (_key, _stale, { context }) => db().$queryRaw<CountRow[]>(context),
+      })
+    : null;
+
+async function cachedCounts(params: SearchParams, statement: Prisma.Sql): Promise<CountRow[]> {
+  if (!countsCache) return db().$queryRaw<CountRow[]>(statement);
+  // Keyed by what the counts depend on: the filters, not page or sort.
+  const key = JSON.stringify([
+    params.q ?? null,
+    params.category ?? null,
+    [...(params.brand ?? [])].sort(),
+    [...(params.condition ?? [])].sort(),
+    params.price_min_cents ?? null,
+    params.price_max_cents ?? null,
+  ]);
+  const rows = await countsCache.fetch(key, { context: statement });
+  return rows!;
 }
 
 /**
