@@ -4,6 +4,19 @@ import { AppError } from "@/lib/errors";
 import { CONDITION_LABELS, type ConditionValue, type ProductRecordData } from "@/lib/schemas/catalog";
 import { buyBoxWinner } from "./buy-box";
 
+interface OfferRow {
+  listing_id: string;
+  price_cents: number;
+  list_price_cents: number;
+  currency: string;
+  condition: ConditionValue;
+  store_name: string;
+  store_slug: string;
+  in_stock: boolean;
+  shipping_cents: number;
+  created_at: string;
+}
+
 interface ProductRow {
   id: string;
   slug: string;
@@ -17,19 +30,7 @@ interface ProductRow {
   brand: { slug: string | null; name: string } | null;
   category_breadcrumb: Array<{ slug: string; name: string }> | null;
   images: Array<{ url: string; alt: string | null; width: number | null; height: number | null }>;
-}
-
-interface OfferRow {
-  listing_id: string;
-  price_cents: number;
-  list_price_cents: number;
-  currency: string;
-  condition: ConditionValue;
-  store_name: string;
-  store_slug: string;
-  in_stock: boolean;
-  shipping_cents: number;
-  created_at: Date;
+  offers: OfferRow[];
 }
 
 /**
@@ -38,6 +39,8 @@ interface OfferRow {
  */
 export async function getProduct(slug: string): Promise<ProductRecordData> {
   if (!PRODUCT_SLUG.test(slug)) throw notFound(slug);
+  // One statement: the product, its breadcrumb and images, and its purchasable offers (active
+  // listing of an active store, in stock or backorderable), cheapest first.
   const [product] = await db().$queryRaw<ProductRow[]>`
     SELECT p.id, p.slug, p.title, p.description, p.gtin, p.mpn, p.attributes,
            p.rating_avg::float8 AS rating_avg, p.rating_count,
@@ -46,12 +49,21 @@ export async function getProduct(slug: string): Promise<ProductRecordData> {
               FROM categories c JOIN categories a ON a.path @> c.path WHERE c.id = p.category_id) AS category_breadcrumb,
            (SELECT coalesce(json_agg(json_build_object('url', i.url, 'alt', i.alt, 'width', i.width, 'height', i.height)
                                      ORDER BY i.position, i.id), '[]'::json)
-              FROM product_images i WHERE i.product_id = p.id) AS images
+              FROM product_images i WHERE i.product_id = p.id) AS images,
+           (SELECT coalesce(json_agg(json_build_object(
+                     'listing_id', l.id, 'price_cents', l.price_cents, 'list_price_cents', l.list_price_cents,
+                     'currency', l.currency, 'condition', l.condition, 'store_name', s.name, 'store_slug', s.slug,
+                     'in_stock', l.quantity > 0, 'created_at', l.created_at,
+                     'shipping_cents', coalesce((SELECT min(r.price_cents) FROM shipping_rates r
+                                                 WHERE r.template_id = l.shipping_template_id), 0))
+                   ORDER BY l.price_cents, l.created_at, l.id), '[]'::json)
+              FROM listings l JOIN stores s ON s.id = l.store_id AND s.status = 'active'
+              WHERE l.product_id = p.id AND l.status = 'active' AND (l.quantity > 0 OR l.allow_backorder)) AS offers
     FROM products p LEFT JOIN brands br ON br.id = p.brand_id
     WHERE p.slug = ${slug} AND p.publicly_listed`;
   if (!product) throw notFound(slug);
 
-  const offers = await purchasableOffers(product.id);
+  const offers = product.offers;
   return {
     id: product.id,
     slug: product.slug,
@@ -87,7 +99,7 @@ export async function getProduct(slug: string): Promise<ProductRecordData> {
         shippingCents: o.shipping_cents,
         condition: o.condition,
         inStock: o.in_stock,
-        createdAt: o.created_at,
+        createdAt: new Date(o.created_at),
       })),
     ),
   };
@@ -99,16 +111,4 @@ const PRODUCT_SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,199}$/;
 function notFound(slug: string) {
   const shown = slug.length > 80 ? `${slug.slice(0, 80)}…` : slug;
   return new AppError("product_not_found", `No publicly listed product has the slug '${shown}'.`);
-}
-
-/** Purchasable offers (active listing, active store, in stock or backorderable), cheapest first. */
-function purchasableOffers(productId: string): Promise<OfferRow[]> {
-  return db().$queryRaw<OfferRow[]>`
-    SELECT l.id AS listing_id, l.price_cents, l.list_price_cents, l.currency, l.condition::text AS condition,
-           s.name AS store_name, s.slug AS store_slug, (l.quantity > 0) AS in_stock, l.created_at,
-           coalesce((SELECT min(r.price_cents) FROM shipping_rates r WHERE r.template_id = l.shipping_template_id), 0)::int
-             AS shipping_cents
-    FROM listings l JOIN stores s ON s.id = l.store_id AND s.status = 'active'
-    WHERE l.product_id = ${productId}::uuid AND l.status = 'active' AND (l.quantity > 0 OR l.allow_backorder)
-    ORDER BY l.price_cents, l.created_at, l.id`;
 }

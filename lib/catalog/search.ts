@@ -4,6 +4,7 @@ import { AppError } from "@/lib/errors";
 import {
   CONDITION_LABELS,
   CONDITIONS,
+  type ConditionValue,
   type FacetEntryData,
   type ProductCardData,
   type SearchParams,
@@ -178,6 +179,8 @@ async function cachedCounts(params: SearchParams, statement: Prisma.Sql): Promis
  * offers in the price range, `pmask` = price buckets present among offers in the condition set.
  * Without offer filters these are precomputed columns of product_search.
  */
+const conditionBit = (condition: ConditionValue) => 1 << CONDITIONS.indexOf(condition);
+
 export function searchStatements(params: SearchParams, scope: Scope | null): { page: Prisma.Sql; counts: Prisma.Sql } {
   const q = params.q;
   const conditions = params.condition?.length ? params.condition : null;
@@ -186,7 +189,12 @@ export function searchStatements(params: SearchParams, scope: Scope | null): { p
   const offerFilter = conditions !== null || priceMin !== null || priceMax !== null;
   const depth = scope?.depth ?? 0;
 
-  const inScope = scope ? sql`ps.category_path <@ ${scope.path}::ltree` : sql`true`;
+  // `<@` is the subtree; the range around it (which every descendant falls in) lets the
+  // B-tree index product_search_browse serve it.
+  const inScope = scope
+    ? sql`(ps.category_path <@ ${scope.path}::ltree
+           AND ps.category_path >= ${scope.path}::ltree AND ps.category_path < ${`${scope.path}0`}::ltree)`
+    : sql`true`;
   const brandOk = params.brand?.length
     ? sql`ps.brand_id IN (SELECT id FROM brands WHERE slug = ANY(${params.brand}::text[]))`
     : sql`true`;
@@ -229,13 +237,23 @@ export function searchStatements(params: SearchParams, scope: Scope | null): { p
         WHERE NOT EXISTS (SELECT 1 FROM fts) AND ${q} <% ps.title AND ${inScope}
       ) ps`
     : sql`product_search ps`;
-  const where = q ? Prisma.empty : sql`WHERE ${inScope}`;
-  const matching = sql`
+  // The page needs only products that pass every filter: the brand filter and cheap bounds
+  // of the offer filters (some offer has a wanted condition; some price can fall in range)
+  // drop the others before their offers are evaluated. The counts need every product in scope.
+  const pagePrefilter = sql`${brandOk}
+    ${conditions === null ? Prisma.empty : sql`AND ps.condition_mask & ${conditions.reduce((m, c) => m | conditionBit(c), 0)} <> 0`}
+    ${priceMin === null ? Prisma.empty : sql`AND ps.offer_prices[cardinality(ps.offer_prices)] >= ${priceMin}`}
+    ${priceMax === null ? Prisma.empty : sql`AND ps.min_price_cents < ${priceMax}`}`;
+  const matching = (prefilter: boolean) => {
+    const filters = [...(q ? [] : [inScope]), ...(prefilter ? [pagePrefilter] : [])];
+    return sql`
     SELECT ps.product_id, ps.brand_id, ps.published_at, ps.rating_count,
            ${q ? sql`ps.score` : sql`0::real AS score`},
            CASE WHEN nlevel(ps.category_path) > ${depth} THEN subpath(ps.category_path, ${depth}, 1)::text END AS child,
            ${brandOk} AS brand_ok, ${offerColumns}
-    FROM ${source} ${offerLateral} ${where}`;
+    FROM ${source} ${offerLateral}
+    ${filters.length ? sql`WHERE ${Prisma.join(filters, " AND ")}` : Prisma.empty}`;
+  };
 
   const page = sql`
     SELECT p.id, p.slug, p.title,
@@ -246,7 +264,7 @@ export function searchStatements(params: SearchParams, scope: Scope | null): { p
            m.min_price AS min_price_cents, m.n AS offer_count,
            p.rating_avg::float8 AS rating_avg, p.rating_count
     FROM (SELECT product_id, min_price, n, score, rating_count, published_at
-          FROM (${matching}) r WHERE brand_ok AND n > 0
+          FROM (${matching(true)}) r WHERE brand_ok AND n > 0
           ORDER BY ${orderBy(params.sort, "r")}
           LIMIT ${params.page_size} OFFSET ${(params.page - 1) * params.page_size}) m
     JOIN products p ON p.id = m.product_id
@@ -268,7 +286,7 @@ export function searchStatements(params: SearchParams, scope: Scope | null): { p
              count(*) FILTER (WHERE g.brand_ok AND g.n > 0)::int AS results,
              count(*) FILTER (WHERE g.n > 0)::int AS any_brand,
              count(*) FILTER (WHERE g.brand_ok)::int AS brand_rows
-      FROM (${matching}) g
+      FROM (${matching(false)}) g
       GROUP BY GROUPING SETS ((), (g.brand_id), (g.child), (g.cmask), (g.pmask))
     ) a
     LEFT JOIN brands br ON a.g_brand = 0 AND br.id = a.brand_id

@@ -77,6 +77,11 @@ CREATE TABLE "product_search" (
 CREATE INDEX "product_search_search_vector_gin" ON "product_search" USING GIN ("search_vector");
 CREATE INDEX "product_search_title_trgm" ON "product_search" USING GIN ("title" gin_trgm_ops);
 CREATE INDEX "product_search_category_path_gist" ON "product_search" USING GIST ("category_path");
+-- Browsing a subtree reads only this index (index-only scan): lib/catalog/search.ts bounds
+-- `category_path <@ P` by the B-tree range [P, P with '0' appended to its last label).
+CREATE INDEX "product_search_browse" ON "product_search" ("category_path")
+  INCLUDE ("product_id", "brand_id", "published_at", "rating_count", "min_price_cents", "offer_count",
+           "condition_mask", "price_bucket_mask");
 CREATE INDEX "product_search_brand_id_idx" ON "product_search" ("brand_id");
 CREATE INDEX "product_search_popular_idx" ON "product_search" ("rating_count" DESC, "product_id");
 CREATE INDEX "product_search_newest_idx" ON "product_search" ("published_at" DESC NULLS LAST, "product_id");
