@@ -639,7 +639,7 @@ function parseArgs(argv: string[]): { products: number } {
 async function main() {
   const { products: total } = parseArgs(process.argv.slice(2));
   const started = performance.now();
-  const db = createDb();
+  const db = createDb(undefined, { maintenance: true });
   try {
     await db.$executeRawUnsafe(
       "TRUNCATE users, stores, brands, categories, products, product_images, listings, shipping_templates, " +

@@ -35,13 +35,13 @@ benchUrl.pathname = `/${dbName}`;
 process.env.DATABASE_URL = benchUrl.toString();
 
 async function prepareDatabase(): Promise<PrismaClient> {
-  const admin = createDb(adminUrl.toString());
+  const admin = createDb(adminUrl.toString(), { maintenance: true });
   const exists = await admin.$queryRaw<unknown[]>`SELECT 1 FROM pg_database WHERE datname = ${dbName}`;
   if (args.reseed && exists.length) await admin.$executeRawUnsafe(`DROP DATABASE "${dbName}" WITH (FORCE)`);
   if (args.reseed || !exists.length) await admin.$executeRawUnsafe(`CREATE DATABASE "${dbName}"`);
   await admin.$disconnect();
 
-  const client = createDb(benchUrl.toString());
+  const client = createDb(benchUrl.toString(), { maintenance: true });
   await migrate(client, (line) => console.error(line));
   const [count] = await client.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM products`;
   if ((count?.n ?? 0) < products) {

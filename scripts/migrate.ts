@@ -1,7 +1,7 @@
 import { createDb } from "../lib/db";
 import { migrate } from "../lib/db/migrate";
 
-const client = createDb();
+const client = createDb(undefined, { maintenance: true });
 migrate(client, (line) => console.log(line))
   .catch((err) => {
     console.error(err);

@@ -9,11 +9,17 @@ export type { PrismaClient } from "./generated/client";
  * so another driver adapter (an embedded database) can be plugged in here without
  * touching any query.
  */
-export function createDb(connectionString = databaseUrl()): PrismaClient {
+export function createDb(
+  connectionString = databaseUrl(),
+  { maintenance = false }: { maintenance?: boolean } = {},
+): PrismaClient {
+  const settings: Record<string, string> = { ...SESSION_SETTINGS };
+  // Migrations, seeds and benchmark set-up legitimately run long statements.
+  if (maintenance) settings.statement_timeout = "0";
   const adapter = new PrismaPg({
     connectionString,
     max: Number(process.env.DATABASE_POOL_MAX ?? 10),
-    options: Object.entries(SESSION_SETTINGS)
+    options: Object.entries(settings)
       .map(([name, value]) => `-c ${name}=${value}`)
       .join(" "),
   });
@@ -30,7 +36,7 @@ export const SESSION_SETTINGS = {
   // The working set lives in memory or on SSD: random reads cost about as much as sequential
   // ones, so index probes win over whole-table scans for small match sets.
   random_page_cost: "1.1",
-  // No request waits on one statement for longer than this.
+  // No request waits on one statement for longer than this (maintenance clients lift it).
   statement_timeout: "15s",
 } as const;
 

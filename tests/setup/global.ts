@@ -170,7 +170,7 @@ export default async function setup(project: TestProject) {
     dbCreated = true;
     log(`created database ${dbName}`);
 
-    const client = createDb(databaseUrl);
+    const client = createDb(databaseUrl, { maintenance: true });
     try {
       await migrate(client, (line) => log(`migrate: ${line}`));
     } finally {
