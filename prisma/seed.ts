@@ -643,7 +643,7 @@ async function main() {
   try {
     await db.$executeRawUnsafe(
       "TRUNCATE users, stores, brands, categories, products, product_images, listings, shipping_templates, " +
-        "shipping_rates, stock_adjustments, help_articles, product_search CASCADE",
+        "shipping_rates, stock_adjustments, help_articles, product_search, search_terms CASCADE",
     );
 
     const ref = buildReference();

@@ -221,22 +221,31 @@ export function searchStatements(params: SearchParams, scope: Scope | null): { p
     ps.min_price_cents, ps.offer_count, ps.condition_mask, ps.price_bucket_mask
     ${offerFilter ? sql`, ps.offer_conditions, ps.offer_prices` : Prisma.empty}`;
 
-  // Text: full-text match; only when the words match nothing in scope does trigram similarity
-  // of the title take over (typo tolerance). Ranking is computed on the matching set only.
+  // Text: full-text match. Only when the words match nothing in scope, each word is replaced
+  // by its nearest dictionary term (search_terms, trigram similarity) and the full-text match
+  // runs again: typo tolerance without trigram noise. Ranking covers the matching set only.
   const source = q
     ? sql`(
         WITH fts AS MATERIALIZED (
           SELECT ${columns}, ts_rank(ps.search_vector, websearch_to_tsquery('english', ${q})) AS score
           FROM product_search ps
           WHERE ps.search_vector @@ websearch_to_tsquery('english', ${q}) AND ${inScope}
+        ), corrected AS (
+          SELECT websearch_to_tsquery('english', string_agg(coalesce(
+                   (SELECT t.term FROM search_terms t WHERE t.term % w.word
+                    ORDER BY similarity(t.term, w.word) DESC, t.term LIMIT 1),
+                   w.word), ' ' ORDER BY w.n)) AS query
+          FROM regexp_split_to_table(lower(${q}), '[^[:alnum:]]+') WITH ORDINALITY AS w(word, n)
+          WHERE w.word <> '' AND NOT EXISTS (SELECT 1 FROM fts)
         )
         SELECT * FROM fts
         UNION ALL
-        SELECT ${columns}, word_similarity(${q}, ps.title) AS score
-        FROM product_search ps
-        WHERE NOT EXISTS (SELECT 1 FROM fts) AND ${q} <% ps.title AND ${inScope}
+        SELECT ${columns}, ts_rank(ps.search_vector, corrected.query) AS score
+        FROM corrected JOIN product_search ps ON ps.search_vector @@ corrected.query
+        WHERE ${inScope}
       ) ps`
     : sql`product_search ps`;
+
   // The page needs only products that pass every filter: the brand filter and cheap bounds
   // of the offer filters (some offer has a wanted condition; some price can fall in range)
   // drop the others before their offers are evaluated. The counts need every product in scope.

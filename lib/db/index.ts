@@ -28,9 +28,6 @@ export function createDb(
 
 /** Settings of every database session the app opens (measured with `npm run bench`). */
 export const SESSION_SETTINGS = {
-  // Typo tolerance of search: `q <% title` matches from this word similarity on (default 0.6
-  // misses one-letter slips in long words such as "Quokkafone").
-  "pg_trgm.word_similarity_threshold": "0.5",
   // Many short queries at once: a parallel worker's start-up cost more than it saved.
   max_parallel_workers_per_gather: "0",
   // The working set lives in memory or on SSD: random reads cost about as much as sequential

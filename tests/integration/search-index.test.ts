@@ -88,3 +88,19 @@ describe("product_search follows listing, product and store changes", () => {
     });
   });
 });
+
+describe("search_terms: the dictionary that corrects misspelt query words", () => {
+  it("holds the words of searchable titles, brand and category names", async () => {
+    const rows = await client.$queryRaw<{ term: string }[]>`
+      SELECT term FROM search_terms WHERE term IN ('quokkaphone', 'smartphones', 'wombatwidget')`;
+    expect(rows.map((r) => r.term).sort()).toEqual(["quokkaphone", "smartphones", "wombatwidget"]);
+  });
+
+  it("gains the words of a product when it becomes searchable", async () => {
+    await inRolledBackTx(async (tx) => {
+      await tx.$executeRaw`UPDATE products SET title = 'Quokkaphone Zanzibarite Edition' WHERE slug = 'fixture-mixed-offers'`;
+      const rows = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM search_terms WHERE term = 'zanzibarite'`;
+      expect(rows[0]?.n).toBe(1);
+    });
+  });
+});

@@ -524,6 +524,25 @@ describe("Typo tolerance: a misspelt query still finds the product", () => {
     const overlap = ids(typo).filter((id: string) => ids(exact).includes(id));
     expect(overlap.length).toBeGreaterThan(0);
   });
+
+  it("one misspelt word among correct ones is corrected to the same results", async () => {
+    const exact = await search({ q: "wireless headphones" });
+    const typo = await search({ q: "wireless headphnes" });
+    expect(exact.json.meta.total).toBeGreaterThan(0);
+    expect(typo.json.meta.total).toBe(exact.json.meta.total);
+    expect(ids(typo)).toEqual(ids(exact));
+  });
+
+  it("a correctly spelt query is not widened by similar-looking words", async () => {
+    const res = await search({ q: "Quokkaphone" });
+    expect(res.json.meta.total).toBe(2);
+  });
+
+  it("gibberish finds nothing rather than everything", async () => {
+    const res = await search({ q: "xqzvvkjw" });
+    expectSuccessEnvelope(res);
+    expect(res.json.meta.total).toBe(0);
+  });
 });
 
 describe("Every active category slug works as the search category parameter", () => {

@@ -75,7 +75,6 @@ CREATE TABLE "product_search" (
     CONSTRAINT "product_search_product_id_fkey" FOREIGN KEY ("product_id") REFERENCES "products"("id") ON DELETE CASCADE
 );
 CREATE INDEX "product_search_search_vector_gin" ON "product_search" USING GIN ("search_vector");
-CREATE INDEX "product_search_title_trgm" ON "product_search" USING GIN ("title" gin_trgm_ops);
 CREATE INDEX "product_search_category_path_gist" ON "product_search" USING GIST ("category_path");
 -- Browsing a subtree reads only this index (index-only scan): lib/catalog/search.ts bounds
 -- `category_path <@ P` by the B-tree range [P, P with '0' appended to its last label).
@@ -86,6 +85,14 @@ CREATE INDEX "product_search_brand_id_idx" ON "product_search" ("brand_id");
 CREATE INDEX "product_search_popular_idx" ON "product_search" ("rating_count" DESC, "product_id");
 CREATE INDEX "product_search_newest_idx" ON "product_search" ("published_at" DESC NULLS LAST, "product_id");
 CREATE INDEX "product_search_price_idx" ON "product_search" ("min_price_cents", "product_id");
+
+-- Words of searchable titles, brand and category names: the dictionary that corrects a
+-- misspelt query word to its nearest term (by trigram similarity). Terms are only added.
+CREATE TABLE "search_terms" (
+    "term" TEXT NOT NULL,
+    CONSTRAINT "search_terms_pkey" PRIMARY KEY ("term")
+);
+CREATE INDEX "search_terms_term_trgm" ON "search_terms" USING GIN ("term" gin_trgm_ops);
 
 -- Recomputes the rows of the given products (the single definition of "purchasable offer").
 -- The product rows are locked first (in id order), and the aggregate is read in a later
@@ -124,6 +131,15 @@ BEGIN
     min_price_cents = EXCLUDED.min_price_cents, offer_count = EXCLUDED.offer_count,
     condition_mask = EXCLUDED.condition_mask, price_bucket_mask = EXCLUDED.price_bucket_mask,
     offer_conditions = EXCLUDED.offer_conditions, offer_prices = EXCLUDED.offer_prices;
+
+  INSERT INTO search_terms (term)
+  SELECT DISTINCT w.term
+  FROM products p
+  JOIN categories c ON c.id = p.category_id
+  LEFT JOIN brands b ON b.id = p.brand_id,
+  regexp_split_to_table(lower(p.title || ' ' || coalesce(b.name, '') || ' ' || c.name), '[^[:alnum:]]+') AS w(term)
+  WHERE p.id = ANY(ids) AND p.publicly_listed AND length(w.term) >= 3
+  ON CONFLICT DO NOTHING;
 END $$;
 
 CREATE FUNCTION listings_refresh_search_new() RETURNS trigger LANGUAGE plpgsql AS $$
