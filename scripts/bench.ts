@@ -10,7 +10,7 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { categoryScope, searchStatements } from "@/lib/catalog/search";
+import { brandIdsOf, categoryScope, searchStatements } from "@/lib/catalog/search";
 import { createDb, type PrismaClient } from "@/lib/db";
 import { migrate } from "@/lib/db/migrate";
 import { SearchQuery } from "@/lib/schemas/catalog";
@@ -159,16 +159,19 @@ async function run(base: string, scenario: Scenario) {
 
 async function explain(client: PrismaClient) {
   const [top] = await client.$queryRaw<{ slug: string }[]>`SELECT slug FROM categories WHERE nlevel(path) = 1 ORDER BY position LIMIT 1`;
+  const brands = (await client.$queryRaw<{ slug: string }[]>`SELECT slug FROM brands ORDER BY slug LIMIT 2`).map((b) => b.slug);
   const cases: Array<[string, string]> = [
     ["text query", "q=wireless+headphones"],
     ["category browse", `category=${top!.slug}`],
     ["filtered", `category=${top!.slug}&condition=new&price_min_cents=2500&price_max_cents=10000&sort=price_asc`],
+    ["filtered with brands", `category=${top!.slug}&brand=${brands.join(",")}&condition=new&price_min_cents=2500&price_max_cents=5000`],
     ["whole catalog, deep page", "page=200&sort=newest"],
   ];
   for (const [label, qs] of cases) {
     const params = SearchQuery.parse(queryObject(new URLSearchParams(qs)));
     const scope = params.category ? await categoryScope(params.category) : null;
-    for (const [part, stmt] of Object.entries(searchStatements(params, scope))) {
+    const brandIds = params.brand?.length ? await brandIdsOf(params.brand) : null;
+    for (const [part, stmt] of Object.entries(searchStatements(params, scope, brandIds))) {
       const plan = await client.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
         `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${stmt.text}`,
         ...stmt.values,

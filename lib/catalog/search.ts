@@ -42,6 +42,12 @@ export async function categoryScope(slug: string): Promise<Scope> {
   return scope;
 }
 
+/** Ids of the brands with these slugs; unknown slugs simply match nothing. */
+export async function brandIdsOf(slugs: string[]): Promise<string[]> {
+  const rows = await db().$queryRaw<{ id: string }[]>`SELECT id FROM brands WHERE slug = ANY(${slugs}::text[])`;
+  return rows.map((r) => r.id);
+}
+
 // Every sort ends on product_id, so paging is stable. (Static text: no input reaches it.)
 const ORDER_BY: Record<SearchParams["sort"], string> = {
   relevance: "{t}.score DESC, {t}.rating_count DESC, {t}.product_id",
@@ -82,11 +88,12 @@ interface CountRow {
  * the total and the four disjunctive facets, from the same matching rows.
  */
 export async function searchProducts(params: SearchParams): Promise<SearchResult> {
-  const [scope, buckets] = await Promise.all([
+  const [scope, brandIds, buckets] = await Promise.all([
     params.category ? categoryScope(params.category) : Promise.resolve<Scope | null>(null),
+    params.brand?.length ? brandIdsOf(params.brand) : Promise.resolve(null),
     loadPriceBuckets(),
   ]);
-  const statements = searchStatements(params, scope);
+  const statements = searchStatements(params, scope, brandIds);
   const [cards, counts] = await Promise.all([
     db().$queryRaw<CardRow[]>(statements.page),
     cachedCounts(params, statements.counts),
@@ -181,7 +188,11 @@ async function cachedCounts(params: SearchParams, statement: Prisma.Sql): Promis
  */
 const conditionBit = (condition: ConditionValue) => 1 << CONDITIONS.indexOf(condition);
 
-export function searchStatements(params: SearchParams, scope: Scope | null): { page: Prisma.Sql; counts: Prisma.Sql } {
+export function searchStatements(
+  params: SearchParams,
+  scope: Scope | null,
+  brandIds: string[] | null,
+): { page: Prisma.Sql; counts: Prisma.Sql } {
   const q = params.q;
   const conditions = params.condition?.length ? params.condition : null;
   const priceMin = params.price_min_cents ?? null;
@@ -195,9 +206,7 @@ export function searchStatements(params: SearchParams, scope: Scope | null): { p
     ? sql`(ps.category_path <@ ${scope.path}::ltree
            AND ps.category_path >= ${scope.path}::ltree AND ps.category_path < ${`${scope.path}0`}::ltree)`
     : sql`true`;
-  const brandOk = params.brand?.length
-    ? sql`ps.brand_id IN (SELECT id FROM brands WHERE slug = ANY(${params.brand}::text[]))`
-    : sql`true`;
+  const brandOk = brandIds === null ? sql`true` : sql`ps.brand_id = ANY(${brandIds}::uuid[])`;
   const offerColumns = offerFilter
     ? sql`o.min_price, o.n, o.cmask, o.pmask`
     : sql`ps.min_price_cents AS min_price, ps.offer_count AS n, ps.condition_mask AS cmask,
