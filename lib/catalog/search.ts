@@ -73,7 +73,7 @@ interface CardRow {
 /** One row per grouping set of the counts statement (see searchStatements). */
 interface CountRow {
   set: "all" | "brand" | "category" | "condition" | "price";
-  key: string | number | null;
+  key: string | null;
   label: string | null;
   /** Products passing every filter. */
   results: number;
@@ -102,7 +102,7 @@ export async function searchProducts(params: SearchParams): Promise<SearchResult
   const total = counts.find((c) => c.set === "all")?.results ?? 0;
   const bitCount = (set: "condition" | "price", bit: number) =>
     counts.reduce((sum, c) => (c.set === set && (Number(c.key) & bit) !== 0 ? sum + c.brand_rows : sum), 0);
-  const byCount = (a: FacetEntryData, b: FacetEntryData) => b.count - a.count || a.label.localeCompare(b.label);
+  const byCount = (a: FacetEntryData, b: FacetEntryData) => b.count - a.count || a.label.localeCompare(b.label, "en");
 
   return {
     data: cards.map((card) => ({
@@ -177,6 +177,9 @@ async function cachedCounts(params: SearchParams, statement: Prisma.Sql): Promis
   return rows!;
 }
 
+/** Bit of a condition in condition masks: its position in spec 2.7 (= the database enum). */
+const conditionBit = (condition: ConditionValue) => 1 << CONDITIONS.indexOf(condition);
+
 /**
  * The two search statements (exported so the benchmark can EXPLAIN exactly what runs).
  *
@@ -186,8 +189,6 @@ async function cachedCounts(params: SearchParams, statement: Prisma.Sql): Promis
  * offers in the price range, `pmask` = price buckets present among offers in the condition set.
  * Without offer filters these are precomputed columns of product_search.
  */
-const conditionBit = (condition: ConditionValue) => 1 << CONDITIONS.indexOf(condition);
-
 export function searchStatements(
   params: SearchParams,
   scope: Scope | null,

@@ -1,18 +1,19 @@
 import { AppError } from "@/lib/errors";
 import { preflightResponse } from "./cors";
-import { errorResponse } from "./route";
-import { requestIdFrom } from "./request-id";
+import { publicRoute } from "./route";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Handlers for the methods a public endpoint does not serve (405 envelope) and CORS preflight. */
 export function otherMethods(allowed: Method[]) {
-  const notAllowed = async (request: Request) =>
-    errorResponse(
-      new AppError("method_not_allowed", `${request.method} is not allowed here; use ${allowed.join(" or ")}.`),
-      requestIdFrom(request.headers),
-      { Allow: [...allowed, "OPTIONS"].join(", ") },
-    );
+  const refuse = publicRoute({ name: "public.method_not_allowed" }, async ({ request }) => {
+    throw new AppError("method_not_allowed", `${request.method} is not allowed here; use ${allowed.join(" or ")}.`);
+  });
+  const notAllowed: typeof refuse = async (request, context) => {
+    const response = await refuse(request, context);
+    response.headers.set("Allow", [...allowed, "OPTIONS"].join(", "));
+    return response;
+  };
   return {
     OPTIONS: async () => preflightResponse(allowed),
     GET: notAllowed,

@@ -100,7 +100,7 @@ function success(request: NextRequest, result: HandlerResult, requestId: string,
   return new Response(body, { status: 200, headers });
 }
 
-export function errorResponse(err: unknown, requestId: string, extraHeaders: Record<string, string> = {}): Response {
+function errorResponse(err: unknown, requestId: string): Response {
   let code: ErrorCode = "internal_error";
   let message = "Something went wrong on our side. Retry later; quote the request id if it persists.";
   let param: string | undefined;
@@ -116,7 +116,6 @@ export function errorResponse(err: unknown, requestId: string, extraHeaders: Rec
       "Content-Type": "application/json; charset=utf-8",
       "X-Request-Id": requestId,
       "Cache-Control": "no-store",
-      ...extraHeaders,
     },
   });
 }
