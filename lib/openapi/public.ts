@@ -92,6 +92,7 @@ function buildDocument() {
     responses: {
       200: { description: "The OpenAPI 3.1 description of the public API.", content: { "application/json": { schema: z.object({}).passthrough() } } },
       304: notModified,
+      429: errors[429],
     },
   });
 
@@ -104,7 +105,12 @@ function buildDocument() {
         "Unauthenticated, read-only view of the marketplace catalog: exactly what a logged-out visitor sees on the storefront. Money is integer cents (USD). Inventory depth is never exposed; offers carry only `in_stock`. Send a descriptive User-Agent, reuse cacheable responses (ETag / If-None-Match) and honour Retry-After. Errors use one envelope: `{ error: { type, code, message, param?, request_id } }`.",
     },
     servers: [{ url: "/api/public/v1" }],
-    tags: [{ name: "Catalog" }, { name: "Meta" }],
+    // Deliberately public: no account, no key.
+    security: [],
+    tags: [
+      { name: "Catalog", description: "What a logged-out visitor sees: search, products with offers, categories." },
+      { name: "Meta", description: "This description of the API." },
+    ],
   });
 }
 
