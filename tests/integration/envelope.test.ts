@@ -72,6 +72,14 @@ describe("Error envelope is exactly { error: { type, code, message, request_id, 
     expectErrorEnvelope(res, { status: 404, type: "not_found_error", code: "route_not_found" });
   });
 
+  it("404 route_not_found for the API root itself, pointing to openapi.json", async () => {
+    for (const path of ["/api/public/v1"]) {
+      const res = await api(path);
+      expectErrorEnvelope(res, { status: 404, type: "not_found_error", code: "route_not_found" });
+      expect(res.json.error.message).toContain("openapi.json");
+    }
+  });
+
   it("404 route_not_found for a nested unknown path", async () => {
     const res = await api("/products/fixture-mixed-offers/reviews");
     expectErrorEnvelope(res, { status: 404, type: "not_found_error", code: "route_not_found" });
