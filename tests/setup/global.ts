@@ -7,7 +7,8 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { existsSync } from "node:fs";
+import { createWriteStream, existsSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import net from "node:net";
 import path from "node:path";
 import pg from "pg";
@@ -19,6 +20,8 @@ declare module "vitest" {
   export interface ProvidedContext {
     BASE_URL: string;
     DATABASE_URL: string;
+    /** File receiving the server's stdout (its one-JSON-line-per-request log). */
+    SERVER_LOG: string;
   }
 }
 
@@ -137,6 +140,7 @@ export default async function setup(project: TestProject) {
   let server: ChildProcess | undefined;
   let dbCreated = false;
   let tornDown = false;
+  const serverLog = path.join(tmpdir(), `${dbName}.server.log`);
 
   const teardown = async () => {
     if (tornDown) return;
@@ -152,6 +156,7 @@ export default async function setup(project: TestProject) {
       await exited;
       clearTimeout(timer);
     }
+    rmSync(serverLog, { force: true });
     if (dbCreated) {
       try {
         await adminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
@@ -198,6 +203,7 @@ export default async function setup(project: TestProject) {
         NEXT_TELEMETRY_DISABLED: "1",
       },
     });
+    server.stdout!.pipe(createWriteStream(serverLog));
     server.stdout!.on("data", (d) => {
       stdout += d;
       if (stdout.length > 200_000) stdout = stdout.slice(-100_000);
@@ -216,6 +222,7 @@ export default async function setup(project: TestProject) {
 
     project.provide("BASE_URL", baseUrl);
     project.provide("DATABASE_URL", databaseUrl);
+    project.provide("SERVER_LOG", serverLog);
   } catch (err) {
     await teardown();
     throw err;
