@@ -1,9 +1,20 @@
 import type { NextConfig } from "next";
 
+// Logged-out storefront pages are the same for everyone: a CDN may keep them as long as the
+// public API's catalog reads (spec section 8). Pages with a visitor's own state (cart, account,
+// seller) are not listed and stay private.
+const PUBLIC_PAGES = ["/", "/search", "/c/:slug", "/p/:slug", "/help", "/help/:slug"];
+
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   // The pg driver and Prisma's generated client run on the Node runtime, unbundled.
   serverExternalPackages: ["pg", "@prisma/adapter-pg"],
+  async headers() {
+    return PUBLIC_PAGES.map((source) => ({
+      source,
+      headers: [{ key: "Cache-Control", value: "public, s-maxage=60" }],
+    }));
+  },
 };
 
 export default nextConfig;

@@ -7,6 +7,7 @@ export const ERROR_CODES = [
   "parameter_missing",
   "body_invalid_json",
   "product_not_found",
+  "help_article_not_found",
   "route_not_found",
   "method_not_allowed",
   "rate_limited",

@@ -129,6 +129,10 @@ async function scenarios(client: PrismaClient): Promise<Scenario[]> {
     { name: "search: text + filters", paths: words.map((w, i) => `${s}?q=${encodeURIComponent(w)}&condition=${pick(conditions, i)}&sort=price_asc`) },
     { name: "search: deep page", paths: Array.from({ length: 40 }, (_, i) => `${s}?category=${pick(top, i)}&page=${20 + i * 5}&sort=newest`) },
     { name: "product", paths: slugs.map((r) => `/api/public/v1/products/${r.slug}`) },
+    // Server-rendered storefront pages over the same library calls (HTML, no client JS run).
+    { name: "page: search (text)", paths: words.map((w) => `/search?q=${encodeURIComponent(w)}`) },
+    { name: "page: category", paths: all.map((c) => `/c/${c}`) },
+    { name: "page: product", paths: slugs.map((r) => `/p/${r.slug}`) },
   ];
 }
 

@@ -20,3 +20,24 @@ export async function getCategoryTree(): Promise<{ data: CategoryNodeData[]; met
   }
   return { data: roots, meta: { count: rows.length } };
 }
+
+export interface CategoryPlace {
+  node: CategoryNodeData;
+  /** From the top-level category down to the node itself. */
+  breadcrumb: Array<{ slug: string; name: string }>;
+}
+
+/** An active category with its breadcrumb, from the active tree; null when there is none. */
+export async function findCategory(slug: string): Promise<CategoryPlace | null> {
+  const { data } = await getCategoryTree();
+  const walk = (nodes: CategoryNodeData[], trail: CategoryPlace["breadcrumb"]): CategoryPlace | null => {
+    for (const node of nodes) {
+      const here = [...trail, { slug: node.slug, name: node.name }];
+      if (node.slug === slug) return { node, breadcrumb: here };
+      const found = walk(node.children, here);
+      if (found) return found;
+    }
+    return null;
+  };
+  return walk(data, []);
+}

@@ -13,6 +13,7 @@ export const ERROR_TABLE: Record<ErrorCode, { status: number; type: ErrorType }>
   parameter_missing: { status: 400, type: "invalid_request_error" },
   body_invalid_json: { status: 400, type: "invalid_request_error" },
   product_not_found: { status: 404, type: "not_found_error" },
+  help_article_not_found: { status: 404, type: "not_found_error" },
   route_not_found: { status: 404, type: "not_found_error" },
   method_not_allowed: { status: 405, type: "method_not_allowed_error" },
   rate_limited: { status: 429, type: "rate_limit_error" },

@@ -14,6 +14,7 @@ export const CACHE_POLICIES = {
   catalog: "public, s-maxage=60",
   categories: "public, s-maxage=300",
   document: "public, s-maxage=300",
+  crawler: "public, s-maxage=3600",
 } as const;
 export type CachePolicy = keyof typeof CACHE_POLICIES;
 
@@ -31,8 +32,14 @@ interface HandlerContext<Q> {
   requestId: string;
 }
 
-/** What a handler returns: the success envelope without request_id, or a raw document. */
-export type HandlerResult = { data: unknown; meta?: Record<string, unknown> } | { document: unknown };
+/**
+ * What a handler returns: the success envelope without request_id, a raw JSON document, or a
+ * text document (sitemap, robots.txt, llms.txt) with its content type.
+ */
+export type HandlerResult =
+  | { data: unknown; meta?: Record<string, unknown> }
+  | { document: unknown }
+  | { text: string; contentType: string };
 
 type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
@@ -84,7 +91,10 @@ function success(request: NextRequest, result: HandlerResult, requestId: string,
   };
   let representation: string;
   let body: string;
-  if ("document" in result) {
+  if ("text" in result) {
+    body = representation = result.text;
+    headers["Content-Type"] = result.contentType;
+  } else if ("document" in result) {
     body = representation = JSON.stringify(result.document);
   } else {
     representation = JSON.stringify({ data: result.data, meta: result.meta ?? {} });

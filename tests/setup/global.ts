@@ -1,20 +1,13 @@
 /**
- * Global setup for the test run: a database of its own, migrated and seeded, and the built app
- * (`next start`) serving it on a free port. Nothing is shared with an earlier run: the database
- * name is unique per run and is dropped on teardown, the server is killed with its process group.
+ * Global setup for the vitest integration run: a database of its own, migrated and seeded, and
+ * the built app (`next start`) serving it on a free port (tests/setup/app.ts, shared with the
+ * Playwright suite). Nothing is shared with an earlier run: the database name is unique per run
+ * and is dropped on teardown, the server is killed with its process group.
  *
  * Tests read BASE_URL and DATABASE_URL with `inject()` from vitest.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import net from "node:net";
-import path from "node:path";
-import pg from "pg";
 import type { TestProject } from "vitest/node";
-import { createDb } from "../../lib/db";
-import { migrate } from "../../lib/db/migrate";
+import { startApp } from "./app";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -25,208 +18,10 @@ declare module "vitest" {
   }
 }
 
-const ROOT = process.cwd();
-const ADMIN_URL =
-  process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
-const READY_PATH = "/api/public/v1/categories";
-const READY_TIMEOUT_MS = 60_000;
-
-function log(line: string) {
-  process.stderr.write(`[test setup] ${line}\n`);
-}
-
-function databaseUrlFor(adminUrl: string, name: string): string {
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  return url.toString();
-}
-
-async function adminQuery(sql: string) {
-  const client = new pg.Client({ connectionString: ADMIN_URL });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => (port ? resolve(port) : reject(new Error("no free port"))));
-    });
-  });
-}
-
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (d) => (output += d));
-    child.stderr.on("data", (d) => (output += d));
-    child.on("error", reject);
-    child.on("exit", (code, signal) => {
-      if (code === 0) return resolve();
-      reject(
-        new Error(`${cmd} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${output.slice(-8000)}`),
-      );
-    });
-  });
-}
-
-function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals) {
-  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, signal); // the whole group: npx, next and its workers
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      /* already gone */
-    }
-  }
-}
-
-async function waitForServer(
-  baseUrl: string,
-  server: ChildProcess,
-  stderr: () => string,
-  stdout: () => string,
-) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  let lastError = "";
-  while (Date.now() < deadline) {
-    if (server.exitCode !== null || server.signalCode !== null) {
-      throw new Error(
-        `next start exited early (${server.signalCode ?? `exit ${server.exitCode}`}).\n` +
-          `--- server stderr ---\n${stderr()}\n--- server stdout ---\n${stdout().slice(-4000)}`,
-      );
-    }
-    try {
-      const res = await fetch(baseUrl + READY_PATH, {
-        signal: AbortSignal.timeout(5_000),
-        headers: { "X-Forwarded-For": "10.255.255.254" },
-      });
-      await res.arrayBuffer();
-      if (res.status === 200) return;
-      lastError = `HTTP ${res.status}`;
-    } catch (err) {
-      lastError = String(err);
-    }
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(
-    `app did not answer GET ${READY_PATH} with 200 within ${READY_TIMEOUT_MS / 1000}s (last: ${lastError}).\n` +
-      `--- server stderr ---\n${stderr()}\n--- server stdout ---\n${stdout().slice(-4000)}`,
-  );
-}
-
 export default async function setup(project: TestProject) {
-  if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
-    throw new Error(
-      "No production build found (.next/BUILD_ID is missing). Run `npm run build` first " +
-        "(`npm test` builds before running vitest).",
-    );
-  }
-
-  const dbName = `mkt_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-  const databaseUrl = databaseUrlFor(ADMIN_URL, dbName);
-  let server: ChildProcess | undefined;
-  let dbCreated = false;
-  let tornDown = false;
-  const serverLog = path.join(tmpdir(), `${dbName}.server.log`);
-
-  const teardown = async () => {
-    if (tornDown) return;
-    tornDown = true;
-    process.off("exit", onExit);
-    if (server) {
-      const exited = new Promise<void>((r) => {
-        if (server!.exitCode !== null || server!.signalCode !== null) r();
-        else server!.once("exit", () => r());
-      });
-      killGroup(server, "SIGTERM");
-      const timer = setTimeout(() => killGroup(server, "SIGKILL"), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    rmSync(serverLog, { force: true });
-    if (dbCreated) {
-      try {
-        await adminQuery(`DROP DATABASE IF EXISTS "${dbName}" WITH (FORCE)`);
-        log(`dropped database ${dbName}`);
-      } catch (err) {
-        log(`could not drop database ${dbName}: ${String(err)}`);
-      }
-    }
-  };
-  // If vitest dies without running teardown, at least do not leave the server running.
-  const onExit = () => killGroup(server, "SIGKILL");
-  process.on("exit", onExit);
-
-  try {
-    await adminQuery(`CREATE DATABASE "${dbName}"`);
-    dbCreated = true;
-    log(`created database ${dbName}`);
-
-    const client = createDb(databaseUrl, { maintenance: true });
-    try {
-      await migrate(client, (line) => log(`migrate: ${line}`));
-    } finally {
-      await client.$disconnect();
-    }
-
-    const seedStart = Date.now();
-    await run("npx", ["tsx", "prisma/seed.ts"], { ...process.env, DATABASE_URL: databaseUrl });
-    log(`seeded in ${((Date.now() - seedStart) / 1000).toFixed(1)}s`);
-
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}`;
-    let stderr = "";
-    let stdout = "";
-    server = spawn("npm", ["run", "start", "--", "-p", String(port), "-H", "127.0.0.1"], {
-      cwd: ROOT,
-      detached: true, // own process group, so teardown can kill npx and next together
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        PUBLIC_BASE_URL: baseUrl,
-        PORT: String(port),
-        NODE_ENV: "production",
-        NEXT_TELEMETRY_DISABLED: "1",
-      },
-    });
-    server.stdout!.pipe(createWriteStream(serverLog));
-    server.stdout!.on("data", (d) => {
-      stdout += d;
-      if (stdout.length > 200_000) stdout = stdout.slice(-100_000);
-    });
-    server.stderr!.on("data", (d) => {
-      stderr += d;
-      if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
-    });
-    if (process.env.TEST_SERVER_LOG) {
-      server.stdout!.pipe(process.stderr);
-      server.stderr!.pipe(process.stderr);
-    }
-
-    await waitForServer(baseUrl, server, () => stderr, () => stdout);
-    log(`app is up at ${baseUrl}`);
-
-    project.provide("BASE_URL", baseUrl);
-    project.provide("DATABASE_URL", databaseUrl);
-    project.provide("SERVER_LOG", serverLog);
-  } catch (err) {
-    await teardown();
-    throw err;
-  }
-
-  return teardown;
+  const app = await startApp({ logPrefix: "[test setup]" });
+  project.provide("BASE_URL", app.baseUrl);
+  project.provide("DATABASE_URL", app.databaseUrl);
+  project.provide("SERVER_LOG", app.serverLog);
+  return app.teardown;
 }

@@ -78,6 +78,8 @@ CREATE UNIQUE INDEX "products_slug_key" ON "products"("slug");
 CREATE UNIQUE INDEX "products_gtin_key" ON "products"("gtin");
 CREATE INDEX "products_brand_id_idx" ON "products"("brand_id");
 CREATE INDEX "products_category_id_idx" ON "products"("category_id");
+-- The sitemap walks every publicly listed product in id order.
+CREATE INDEX "products_sitemap" ON "products"("id") INCLUDE ("slug", "updated_at") WHERE "publicly_listed";
 
 CREATE TABLE "product_images" (
     "id" UUID NOT NULL DEFAULT gen_random_uuid(),

@@ -1,0 +1,133 @@
+import type { SearchResult } from "@/lib/catalog/search";
+import { SORTS, type FacetEntryData } from "@/lib/schemas/catalog";
+import { hrefWith, listValues, toggleListValue } from "@/lib/storefront/search-url";
+import { ProductCard } from "./ProductCard";
+
+const SORT_LABELS: Record<(typeof SORTS)[number], string> = {
+  relevance: "Relevance",
+  price_asc: "Price: low to high",
+  price_desc: "Price: high to low",
+  newest: "Newest",
+};
+
+interface Props {
+  /** `/search` or `/c/{slug}`: where the controls point. */
+  basePath: string;
+  params: URLSearchParams;
+  result: SearchResult;
+  /** On a category page the category facet links to the child category pages. */
+  categoryLinks: "param" | "path";
+}
+
+/** Results, facets, sort and pagination; every control is a link or a GET form. */
+export function SearchView({ basePath, params, result, categoryLinks }: Props) {
+  const { meta } = result;
+  const facetLink = (facet: keyof SearchResult["meta"]["facets"], entry: FacetEntryData) => {
+    switch (facet) {
+      case "brand":
+      case "condition": {
+        const selected = listValues(params, facet).includes(entry.value);
+        return { selected, href: hrefWith(basePath, params, { [facet]: toggleListValue(params, facet, entry.value) }) };
+      }
+      case "price": {
+        const [min, max] = entry.value.split("-");
+        const selected = params.get("price_min_cents") === min && (params.get("price_max_cents") ?? "") === (max ?? "");
+        return {
+          selected,
+          href: hrefWith(basePath, params, {
+            price_min_cents: selected ? null : min!,
+            price_max_cents: selected || !max ? null : max,
+          }),
+        };
+      }
+      case "category":
+        return categoryLinks === "path"
+          ? { selected: false, href: hrefWith(`/c/${entry.value}`, params, { category: null }) }
+          : { selected: false, href: hrefWith(basePath, params, { category: entry.value }) };
+    }
+  };
+  const facetTitles = { category: "Category", brand: "Brand", condition: "Condition", price: "Price" } as const;
+  const hidden = [...params].filter(([key]) => key !== "sort" && key !== "page");
+
+  return (
+    <div className="search-layout">
+      <aside className="facets" aria-label="Filters">
+        {(Object.keys(facetTitles) as Array<keyof typeof facetTitles>).map((facet) =>
+          meta.facets[facet].length === 0 ? null : (
+            <section key={facet} data-facet={facet} aria-labelledby={`facet-${facet}`}>
+              <h2 id={`facet-${facet}`}>{facetTitles[facet]}</h2>
+              <ul>
+                {meta.facets[facet].map((entry) => {
+                  const { selected, href } = facetLink(facet, entry);
+                  return (
+                    <li key={entry.value}>
+                      <a
+                        href={href}
+                        data-facet-value={entry.value}
+                        data-facet-count={entry.count}
+                        data-selected={selected ? "true" : "false"}
+                        aria-current={selected ? "true" : undefined}
+                      >
+                        <span className="box">{entry.label}</span>
+                        <span className="count">{entry.count.toLocaleString("en-US")}</span>
+                      </a>
+                    </li>
+                  );
+                })}
+              </ul>
+            </section>
+          ),
+        )}
+      </aside>
+      <div>
+        <div className="toolbar">
+          <p role="status">
+            {meta.total.toLocaleString("en-US")} {meta.total === 1 ? "result" : "results"}
+          </p>
+          <form data-sort-form method="get" action={basePath}>
+            {hidden.map(([key, value], i) => (
+              <input key={`${key}-${i}`} type="hidden" name={key} value={value} />
+            ))}
+            <label htmlFor="sort">Sort by </label>
+            <select id="sort" name="sort" defaultValue={params.get("sort") ?? "relevance"}>
+              {SORTS.map((sort) => (
+                <option key={sort} value={sort}>
+                  {SORT_LABELS[sort]}
+                </option>
+              ))}
+            </select>{" "}
+            <button type="submit">Apply</button>
+          </form>
+        </div>
+        {result.data.length === 0 ? (
+          <p className="notice">
+            {meta.total === 0 ? "No products match. Try fewer filters or other words." : "This page is past the last page of results."}
+          </p>
+        ) : (
+          <div className="results">
+            {result.data.map((card) => (
+              <ProductCard key={card.id} card={card} />
+            ))}
+          </div>
+        )}
+        {meta.page_count > 1 ? (
+          <nav className="pagination" data-pagination aria-label="Pages">
+            {meta.page > 1 ? (
+              <a rel="prev" href={hrefWith(basePath, params, { page: String(Math.min(meta.page - 1, meta.page_count)) })}>
+                ← Previous
+              </a>
+            ) : null}
+            <span>
+              Page {meta.page} of {meta.page_count}
+            </span>
+            {meta.page < meta.page_count ? (
+              <a rel="next" href={hrefWith(basePath, params, { page: String(meta.page + 1) })}>
+                Next →
+              </a>
+            ) : null}
+          </nav>
+        ) : null}
+      </div>
+    </div>
+  );
+}

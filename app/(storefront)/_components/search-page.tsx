@@ -1,0 +1,24 @@
+import { searchProducts, type SearchResult } from "@/lib/catalog/search";
+import { AppError } from "@/lib/errors";
+import { parseQuery } from "@/lib/http/query";
+import { SearchQuery } from "@/lib/schemas/catalog";
+
+export type SearchOutcome = { ok: true; result: SearchResult } | { ok: false; error: AppError };
+
+/** The same validation and the same library call as GET /api/public/v1/search. */
+export async function runSearch(params: URLSearchParams): Promise<SearchOutcome> {
+  try {
+    return { ok: true, result: await searchProducts(parseQuery(SearchQuery, params)) };
+  } catch (err) {
+    if (err instanceof AppError && err.code === "parameter_invalid") return { ok: false, error: err };
+    throw err;
+  }
+}
+
+export function SearchError({ error }: { error: AppError }) {
+  return (
+    <p className="notice" role="alert" data-search-error={error.param ?? ""}>
+      {error.message} <a href="/search">Start a new search</a>.
+    </p>
+  );
+}

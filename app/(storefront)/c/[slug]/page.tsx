@@ -1,0 +1,53 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { findCategory } from "@/lib/catalog/categories";
+import { absoluteUrl } from "@/lib/config";
+import { toSearchParams, type RawQuery } from "@/lib/storefront/search-url";
+import { Breadcrumb } from "../../_components/Breadcrumb";
+import { SearchError, runSearch } from "../../_components/search-page";
+import { SearchView } from "../../_components/SearchView";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ slug: string }>; searchParams: Promise<RawQuery> };
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { slug } = await params;
+  const place = await findCategory(slug);
+  if (!place) return {};
+  return { title: place.node.name, alternates: { canonical: absoluteUrl(`/c/${slug}`) } };
+}
+
+/** /c/{slug}?... is /search?category={slug}&... with the category's breadcrumb. */
+export default async function CategoryPage({ params, searchParams }: Props) {
+  const { slug } = await params;
+  const place = await findCategory(slug);
+  if (!place) notFound();
+  const query = toSearchParams(await searchParams);
+  query.delete("category");
+  const withCategory = new URLSearchParams(query);
+  withCategory.set("category", slug);
+  const outcome = await runSearch(withCategory);
+  return (
+    <main
+      className="page"
+      data-page="search"
+      {...(outcome.ok
+        ? {
+            "data-total": outcome.result.meta.total,
+            "data-page-number": outcome.result.meta.page,
+            "data-page-size": outcome.result.meta.page_size,
+            "data-page-count": outcome.result.meta.page_count,
+          }
+        : {})}
+    >
+      <Breadcrumb trail={place.breadcrumb} />
+      <h1>{place.node.name}</h1>
+      {outcome.ok ? (
+        <SearchView basePath={`/c/${slug}`} params={query} result={outcome.result} categoryLinks="path" />
+      ) : (
+        <SearchError error={outcome.error} />
+      )}
+    </main>
+  );
+}

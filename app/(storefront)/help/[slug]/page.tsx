@@ -1,0 +1,56 @@
+import Link from "next/link";
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import ReactMarkdown from "react-markdown";
+import { absoluteUrl } from "@/lib/config";
+import { AppError } from "@/lib/errors";
+import { getHelpArticle } from "@/lib/help/articles";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ slug: string }> };
+
+const loadArticle = cache(async (slug: string) => {
+  try {
+    return await getHelpArticle(slug);
+  } catch (err) {
+    if (err instanceof AppError && err.code === "help_article_not_found") notFound();
+    throw err;
+  }
+});
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const article = await loadArticle((await params).slug);
+  return { title: article.title, description: article.summary, alternates: { canonical: absoluteUrl(`/help/${article.slug}`) } };
+}
+
+/** Drops a leading `# Title` line that repeats the title already shown as the page heading. */
+function withoutTitleHeading(markdown: string, title: string): string {
+  const [first, ...rest] = markdown.split("\n");
+  return first?.trim() === `# ${title}` ? rest.join("\n").trimStart() : markdown;
+}
+
+export default async function HelpArticlePage({ params }: Props) {
+  const article = await loadArticle((await params).slug);
+  return (
+    <main className="page" data-page="help-article">
+      <nav className="breadcrumb" aria-label="Breadcrumb">
+        <ol>
+          <li>
+            <Link href="/help">Help center</Link>
+          </li>
+          <li>
+            <span aria-current="page">{article.title}</span>
+          </li>
+        </ol>
+      </nav>
+      <article className="article">
+        <h1>{article.title}</h1>
+        {/* Markdown rendered to elements; raw HTML in the source is not rendered. The page
+            heading is the article's title, so headings inside the body start one level down. */}
+        <ReactMarkdown components={{ h1: "h2" }}>{withoutTitleHeading(article.body, article.title)}</ReactMarkdown>
+      </article>
+    </main>
+  );
+}

@@ -1,0 +1,177 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { cache } from "react";
+import { formatCents } from "@/lib/catalog/money";
+import { getProduct } from "@/lib/catalog/product";
+import { AppError } from "@/lib/errors";
+import type { ProductRecordData } from "@/lib/schemas/catalog";
+import { jsonLdScript, productJsonLd } from "@/lib/seo/json-ld";
+import { Breadcrumb } from "../../_components/Breadcrumb";
+import { Rating } from "../../_components/Rating";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ slug: string }> };
+
+// One database call per request, shared by the metadata and the page.
+const loadProduct = cache(async (slug: string): Promise<ProductRecordData> => {
+  try {
+    return await getProduct(slug);
+  } catch (err) {
+    if (err instanceof AppError && err.code === "product_not_found") notFound();
+    throw err;
+  }
+});
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const product = await loadProduct((await params).slug);
+  return {
+    title: product.title,
+    description: product.description ?? undefined,
+    alternates: { canonical: product.url },
+  };
+}
+
+export default async function ProductPage({ params }: Props) {
+  const product = await loadProduct((await params).slug);
+  const buyBox = product.offers.find((o) => o.listing_id === product.buy_box_listing_id) ?? null;
+  const [cover, ...more] = product.images;
+  const attributes = Object.entries(product.attributes);
+
+  return (
+    <main
+      className="page"
+      data-page="product"
+      data-product-slug={product.slug}
+      data-buy-box-listing-id={product.buy_box_listing_id ?? ""}
+      data-min-price-cents={product.min_price_cents ?? ""}
+    >
+      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdScript(productJsonLd(product)) }} />
+      <Breadcrumb trail={product.category_breadcrumb} />
+      <div className="product">
+        <div className="gallery">
+          {cover ? (
+            // eslint-disable-next-line @next/next/no-img-element -- catalog images are plain files
+            <img src={cover.url} alt={cover.alt ?? product.title} width={cover.width ?? 800} height={cover.height ?? 800} />
+          ) : null}
+          {more.length ? (
+            <div className="thumbs">
+              {more.map((image) => (
+                // eslint-disable-next-line @next/next/no-img-element -- catalog images are plain files
+                <img key={image.url} src={image.url} alt={image.alt ?? ""} width={120} height={120} loading="lazy" />
+              ))}
+            </div>
+          ) : null}
+        </div>
+        <div>
+          <h1>{product.title}</h1>
+          {product.brand ? <p className="muted">by {product.brand.name}</p> : null}
+          <Rating avg={product.rating_avg} count={product.rating_count} />
+          {buyBox ? (
+            <section className="buy-box" aria-labelledby="buy-box-title">
+              <h2 id="buy-box-title" className="visually-hidden">
+                Featured offer
+              </h2>
+              <p>
+                <span className="badge buy-box-badge">Featured offer</span>{" "}
+                <span className="price">{formatCents(buyBox.price_cents)}</span>{" "}
+                {buyBox.on_sale ? <span className="strike">{formatCents(buyBox.list_price_cents)}</span> : null}
+              </p>
+              <p className="muted">
+                {buyBox.condition_label} · sold by {buyBox.store_name}
+              </p>
+            </section>
+          ) : product.offers.length ? (
+            <p className="notice">No offer is in stock right now; some sellers take backorders.</p>
+          ) : (
+            <p className="notice">This product has no offers right now.</p>
+          )}
+          {product.description ? <p>{product.description}</p> : null}
+        </div>
+      </div>
+
+      <h2 id="offers">Offers</h2>
+      {product.offers.length ? (
+        <table aria-labelledby="offers">
+          <thead>
+            <tr>
+              <th scope="col">Condition</th>
+              <th scope="col">Seller</th>
+              <th scope="col">Price</th>
+              <th scope="col">Availability</th>
+            </tr>
+          </thead>
+          <tbody>
+            {product.offers.map((offer) => {
+              const isBuyBox = offer.listing_id === product.buy_box_listing_id;
+              return (
+                <tr
+                  key={offer.listing_id}
+                  data-listing-id={offer.listing_id}
+                  data-price-cents={offer.price_cents}
+                  data-condition={offer.condition}
+                  data-store-slug={offer.store_slug}
+                  data-in-stock={offer.in_stock ? "true" : "false"}
+                  data-buy-box={isBuyBox ? "true" : "false"}
+                >
+                  <td>
+                    {offer.condition_label}
+                    {isBuyBox ? (
+                      <>
+                        {" "}
+                        <span className="badge buy-box-badge">Featured</span>
+                      </>
+                    ) : null}
+                  </td>
+                  <td>{offer.store_name}</td>
+                  <td>
+                    <span className="price">{formatCents(offer.price_cents)}</span>{" "}
+                    {offer.on_sale ? (
+                      <>
+                        <span className="strike">{formatCents(offer.list_price_cents)}</span>{" "}
+                        <span className="badge sale">Sale</span>
+                      </>
+                    ) : null}
+                  </td>
+                  <td className={offer.in_stock ? "in-stock" : "out-of-stock"}>
+                    {offer.in_stock ? "In stock" : "Backorder"}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      ) : (
+        <p className="muted">No seller offers this product at the moment.</p>
+      )}
+
+      {attributes.length ? (
+        <>
+          <h2 id="details">Details</h2>
+          <table aria-labelledby="details">
+            <tbody>
+              {attributes.map(([name, value]) => (
+                <tr key={name}>
+                  <th scope="row">{name.replaceAll("_", " ")}</th>
+                  <td>{typeof value === "boolean" ? (value ? "Yes" : "No") : typeof value === "object" ? JSON.stringify(value) : String(value)}</td>
+                </tr>
+              ))}
+              {product.gtin ? (
+                <tr>
+                  <th scope="row">GTIN</th>
+                  <td>{product.gtin}</td>
+                </tr>
+              ) : null}
+              {product.mpn ? (
+                <tr>
+                  <th scope="row">MPN</th>
+                  <td>{product.mpn}</td>
+                </tr>
+              ) : null}
+            </tbody>
+          </table>
+        </>
+      ) : null}
+    </main>
+  );
+}

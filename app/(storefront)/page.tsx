@@ -1,0 +1,42 @@
+import { getCategoryTree } from "@/lib/catalog/categories";
+import { searchProducts } from "@/lib/catalog/search";
+import { SearchQuery } from "@/lib/schemas/catalog";
+import { ProductCard } from "./_components/ProductCard";
+
+export const dynamic = "force-dynamic";
+
+export default async function Home() {
+  const [categories, newest] = await Promise.all([
+    getCategoryTree(),
+    searchProducts(SearchQuery.parse({ sort: "newest", page_size: "8" })),
+  ]);
+  return (
+    <main className="page" data-page="home">
+      <h1>Find it, compare sellers, buy with confidence</h1>
+      <form className="search-form" role="search" aria-label="Catalog search" action="/search" method="get" style={{ marginBottom: "1.5rem" }}>
+        <label className="visually-hidden" htmlFor="home-search">
+          Search products
+        </label>
+        <input id="home-search" name="q" type="search" placeholder="What are you looking for?" maxLength={200} />
+        <button type="submit">Search</button>
+      </form>
+      <h2>Shop by category</h2>
+      <ul className="categories-grid">
+        {categories.data.map((c) => (
+          <li key={c.slug}>
+            <a href={`/c/${c.slug}`}>{c.name}</a>
+          </li>
+        ))}
+      </ul>
+      <h2>New arrivals</h2>
+      <div className="results">
+        {newest.data.map((card) => (
+          <ProductCard key={card.id} card={card} />
+        ))}
+      </div>
+      <p>
+        <a href="/search">Browse all products →</a>
+      </p>
+    </main>
+  );
+}

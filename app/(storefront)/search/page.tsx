@@ -1,0 +1,40 @@
+import type { Metadata } from "next";
+import { toSearchParams, type RawQuery } from "@/lib/storefront/search-url";
+import { SearchError, runSearch } from "../_components/search-page";
+import { SearchView } from "../_components/SearchView";
+
+export const dynamic = "force-dynamic";
+
+type Props = { searchParams: Promise<RawQuery> };
+
+export async function generateMetadata({ searchParams }: Props): Promise<Metadata> {
+  const q = toSearchParams(await searchParams).get("q");
+  return { title: q ? `Results for “${q}”` : "All products", robots: { index: false, follow: true } };
+}
+
+export default async function SearchPage({ searchParams }: Props) {
+  const params = toSearchParams(await searchParams);
+  const outcome = await runSearch(params);
+  const q = params.get("q");
+  return (
+    <main
+      className="page"
+      data-page="search"
+      {...(outcome.ok
+        ? {
+            "data-total": outcome.result.meta.total,
+            "data-page-number": outcome.result.meta.page,
+            "data-page-size": outcome.result.meta.page_size,
+            "data-page-count": outcome.result.meta.page_count,
+          }
+        : {})}
+    >
+      <h1>{q ? `Results for “${q}”` : "All products"}</h1>
+      {outcome.ok ? (
+        <SearchView basePath="/search" params={params} result={outcome.result} categoryLinks="param" />
+      ) : (
+        <SearchError error={outcome.error} />
+      )}
+    </main>
+  );
+}

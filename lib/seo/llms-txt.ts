@@ -1,0 +1,62 @@
+import { absoluteUrl } from "@/lib/config";
+import { db } from "@/lib/db";
+
+
+/**
+ * /llms.txt (llmstxt.org): an H1, a one-line summary, then sections of Markdown links that tell
+ * an agent where the public API, its OpenAPI document and the MCP endpoint are, the rules it is
+ * expected to follow, and the help articles (read from the database, as /help shows them).
+ */
+export async function llmsTxt(): Promise<string> {
+  const articles = await db().$queryRaw<{ slug: string; title: string; summary: string }[]>`
+    SELECT slug, title, summary FROM help_articles WHERE published ORDER BY position, slug`;
+
+  const api = absoluteUrl("/api/public/v1");
+  const openapi = absoluteUrl("/api/public/v1/openapi.json");
+  const mcp = absoluteUrl("/api/mcp/mcp");
+
+  return `# Marketplace
+
+> An online marketplace for people and agents. Its public catalog (publicly listed products, public prices, purchasable offers and the category tree) is open without an account or key, read-only, as a JSON API and as an MCP server, and shows exactly what a logged-out visitor sees on the storefront.
+
+Money is always integer cents (\`*_cents\`, USD). Stock is only a boolean \`in_stock\` per offer. A product is addressed by its slug, the same slug as its page ${absoluteUrl("/p/{slug}")}; an offer by its \`listing_id\`.
+
+## Public API
+
+- [Public catalog API](${api}): JSON over HTTP, no account, no key. \`GET /search\` (full-text search with facets), \`GET /products/{slug}\` (product with purchasable offers and buy box), \`GET /categories\` (category tree), \`POST /cart-links\`. Success responses are \`{ data, meta }\`; errors are \`{ error: { type, code, message, param?, request_id } }\`.
+- [OpenAPI document](${openapi}): OpenAPI 3.1 description of every endpoint, parameter and response of the public API.
+
+## MCP
+
+- [MCP endpoint](${mcp}): streamable HTTP transport, POST only, stateless (no session id, a GET is answered with 405), no authentication. Tools: \`search_products\`, \`get_product\`, \`get_categories\`, \`create_cart_link\`, \`search_help\`, \`get_help_article\`, \`get_connection_guide\`.
+
+## Buying
+
+- Cart links: \`POST /cart-links\` (or the \`create_cart_link\` tool) takes offers by \`listing_id\` and returns a URL for a human to open in their own browser; it prefills that person's cart and expires after 7 days. Price and availability are checked again when the link is opened.
+- No public endpoint places an order, pays, reserves stock or creates a cart on the service side. Checkout is done by the human.
+
+## Rules for clients
+
+- Rate limits are per client IP and per endpoint (token buckets): search, product, categories and the MCP endpoint each allow a burst of 30 requests, then 5 per second; \`POST /cart-links\` allows 10, then 1 per second. Public API responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`.
+- Over the limit the answer is 429 with a \`Retry-After\` header (seconds): wait at least that long before retrying.
+- Send a descriptive \`User-Agent\` naming your agent and a way to reach you (for example \`example-shopping-agent/1.2 (+https://agent.example.com)\`).
+- Reuse cacheable responses: catalog reads carry \`Cache-Control\` and an \`ETag\`; revalidate with \`If-None-Match\` for a free 304.
+
+## Help
+${articles.map((a) => `\n- [${markdownText(a.title)}](${absoluteUrl(`/help/${encodeURIComponent(a.slug)}`)}): ${oneLine(a.summary)}`).join("")}
+
+## Optional
+
+- [Help centre](${absoluteUrl("/help")}): every help article.
+- [Sitemap](${absoluteUrl("/sitemap.xml")}): every product, category and help page.
+`;
+}
+
+/** Link text cannot contain an unbalanced bracket. */
+function markdownText(text: string): string {
+  return oneLine(text).replace(/([[\]\\])/g, "\\$1");
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, " ").trim();
+}

@@ -1,0 +1,232 @@
+/**
+ * The storefront in a real browser (Debian's chromium), through the markup hooks of
+ * docs/storefront-markup.md: search, facets, sort, product page with offers and buy box, the
+ * 404 page, help; keyboard focus; and the same journey with JavaScript disabled.
+ *
+ * Every page visited is saved as a full-page screenshot in test-results/screenshots/<name>.png.
+ */
+import path from "node:path";
+import { expect, test, type Locator, type Page } from "@playwright/test";
+
+const SCREENSHOTS = path.join("test-results", "screenshots");
+const TERM = "headphones";
+
+async function shot(page: Page, name: string) {
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+const main = (page: Page) => page.locator("main").first();
+const cards = (page: Page) => page.locator("article[data-product-slug]");
+const searchInput = (page: Page) => page.locator("form[role=search] input[name=q]").first();
+
+async function intAttr(locator: Locator, name: string): Promise<number> {
+  const value = await locator.getAttribute(name);
+  expect(value, `${name} should be present`).not.toBeNull();
+  expect(value, `${name} should be an integer`).toMatch(/^\d+$/);
+  return Number(value);
+}
+
+/** A brand facet entry that is not selected yet and narrows the results (count < total). */
+async function pickBrand(page: Page) {
+  const total = await intAttr(main(page), "data-total");
+  const links = page.locator('section[data-facet="brand"] a[data-facet-value]');
+  const n = await links.count();
+  expect(n, "brand facet entries").toBeGreaterThan(0);
+  let chosen: Locator | undefined;
+  for (let i = 0; i < n; i++) {
+    const link = links.nth(i);
+    if ((await link.getAttribute("data-selected")) === "true") continue;
+    chosen ??= link;
+    if ((await intAttr(link, "data-facet-count")) < total) {
+      chosen = link;
+      break;
+    }
+  }
+  expect(chosen, "an unselected brand entry").toBeDefined();
+  return {
+    link: chosen!,
+    value: (await chosen!.getAttribute("data-facet-value"))!,
+    count: await intAttr(chosen!, "data-facet-count"),
+  };
+}
+
+async function cardPrices(page: Page): Promise<number[]> {
+  const values = await cards(page).evaluateAll((els) => els.map((e) => e.getAttribute("data-min-price-cents")));
+  return values.map((v) => Number(v));
+}
+
+test.describe("storefront", () => {
+  test("search, brand facet, sort, open a product", async ({ page }) => {
+    await page.goto("/search");
+    await expect(main(page)).toHaveAttribute("data-page", "search");
+    await shot(page, "search-all");
+
+    // Search from the search box.
+    await searchInput(page).fill(TERM);
+    await Promise.all([page.waitForURL(/\/search\?(.*&)?q=headphones/), searchInput(page).press("Enter")]);
+    await expect(main(page)).toHaveAttribute("data-total", /^[1-9]\d*$/);
+    await expect(cards(page).first()).toBeVisible();
+    expect(await cards(page).count()).toBeGreaterThan(0);
+    await shot(page, "search-results");
+
+    // A brand facet narrows the results to exactly its count.
+    const brand = await pickBrand(page);
+    await Promise.all([
+      page.waitForURL((url) => url.searchParams.getAll("brand").join(",").split(",").includes(brand.value)),
+      brand.link.click(),
+    ]);
+    expect(new URL(page.url()).searchParams.get("q")).toBe(TERM);
+    await expect(main(page)).toHaveAttribute("data-total", String(brand.count));
+    await expect(
+      page.locator(`section[data-facet="brand"] a[data-facet-value="${brand.value}"]`),
+    ).toHaveAttribute("data-selected", "true");
+    await shot(page, "search-brand-facet");
+
+    // Sort by price, low to high: the form may submit on change (with JavaScript) or need its button.
+    const sortForm = page.locator("form[data-sort-form]");
+    await sortForm.locator("select[name=sort]").selectOption("price_asc");
+    const sorted = (url: URL) => url.searchParams.get("sort") === "price_asc";
+    const autoSubmitted = await page
+      .waitForURL(sorted, { timeout: 2_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (!autoSubmitted) {
+      await Promise.all([
+        page.waitForURL(sorted),
+        sortForm.locator('button[type=submit], input[type=submit], button:not([type])').first().click(),
+      ]);
+    }
+    await expect(main(page)).toHaveAttribute("data-total", String(brand.count));
+    const url = new URL(page.url());
+    expect(url.searchParams.get("q"), "the sort form keeps q").toBe(TERM);
+    expect(url.searchParams.getAll("brand").join(","), "the sort form keeps brand").toContain(brand.value);
+    const prices = await cardPrices(page);
+    expect(prices.length).toBeGreaterThan(0);
+    expect(prices, "cards ordered by price, low to high").toEqual([...prices].sort((a, b) => a - b));
+    await shot(page, "search-sorted");
+
+    // Open the first product.
+    const first = cards(page).first();
+    const slug = (await first.getAttribute("data-product-slug"))!;
+    await Promise.all([page.waitForURL(new RegExp(`/p/${slug}$`)), first.locator(`a[href$="/p/${slug}"]`).first().click()]);
+    await expect(main(page)).toHaveAttribute("data-page", "product");
+    await expect(main(page)).toHaveAttribute("data-product-slug", slug);
+    const rows = page.locator("tr[data-listing-id]");
+    expect(await rows.count(), "offer rows").toBeGreaterThan(0);
+    expect(await page.locator('tr[data-listing-id][data-buy-box="true"]').count()).toBeLessThanOrEqual(1);
+    await shot(page, "product-from-search");
+  });
+
+  test("product page: offers table with exactly one buy-box row", async ({ page }) => {
+    const res = await page.goto("/p/fixture-mixed-offers");
+    expect(res?.status()).toBe(200);
+    await expect(main(page)).toHaveAttribute("data-product-slug", "fixture-mixed-offers");
+    const rows = page.locator("tr[data-listing-id]");
+    await expect(rows).toHaveCount(4);
+    const buyBox = page.locator('tr[data-listing-id][data-buy-box="true"]');
+    await expect(buyBox).toHaveCount(1);
+    const buyBoxId = await main(page).getAttribute("data-buy-box-listing-id");
+    expect(buyBoxId).toBeTruthy();
+    await expect(buyBox).toHaveAttribute("data-listing-id", buyBoxId!);
+    // Cheapest first (spec): 6000, 7000, 9800, 10000; the buy box is store A's new offer.
+    const prices = await rows.evaluateAll((els) => els.map((e) => Number(e.getAttribute("data-price-cents"))));
+    expect(prices).toEqual([6000, 7000, 9800, 10000]);
+    await expect(buyBox).toHaveAttribute("data-price-cents", "10000");
+    await expect(buyBox).toHaveAttribute("data-condition", "new");
+    await expect(buyBox).toHaveAttribute("data-store-slug", "fixture-store-a");
+    await shot(page, "product-mixed-offers");
+  });
+
+  test("an unlisted product answers 404 with the not-found page", async ({ page }) => {
+    const res = await page.goto("/p/fixture-unlisted");
+    expect(res?.status()).toBe(404);
+    await expect(page.getByRole("heading", { name: /not found/i }).first()).toBeVisible();
+    await expect(page.locator("tr[data-listing-id]")).toHaveCount(0);
+    await shot(page, "product-not-found");
+  });
+
+  test("help center and a help article", async ({ page }) => {
+    const res = await page.goto("/help");
+    expect(res?.status()).toBe(200);
+    await expect(page.getByRole("heading").first()).toBeVisible();
+    await shot(page, "help");
+    const article = page.locator('main a[href^="/help/"]').first();
+    await expect(article).toBeVisible();
+    const href = (await article.getAttribute("href"))!;
+    await Promise.all([page.waitForURL((url) => url.pathname === href.split(/[?#]/)[0]), article.click()]);
+    await expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+    expect((await main(page).innerText()).length).toBeGreaterThan(200);
+    await shot(page, `help-${href.split("/").pop()}`);
+    const missing = await page.goto("/help/no-such-article");
+    expect(missing?.status()).toBe(404);
+  });
+
+  test("keyboard: Tab reaches the search box, which shows a visible focus indicator", async ({ page }) => {
+    await page.goto("/search");
+    const input = searchInput(page);
+    let reached = false;
+    for (let i = 0; i < 30 && !reached; i++) {
+      await page.keyboard.press("Tab");
+      reached = await input.evaluate((el) => el === document.activeElement);
+    }
+    expect(reached, "the search box is reachable with Tab").toBe(true);
+    const style = await input.evaluate((el) => {
+      const s = getComputedStyle(el);
+      return {
+        outlineStyle: s.outlineStyle,
+        outlineWidth: s.outlineWidth,
+        boxShadow: s.boxShadow,
+        focusVisible: el.matches(":focus-visible"),
+      };
+    });
+    expect(style.focusVisible).toBe(true);
+    const outline = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
+    const shadow = style.boxShadow !== "none" && style.boxShadow !== "";
+    expect(outline || shadow, `focus indicator (outline ${style.outlineStyle} ${style.outlineWidth}, box-shadow ${style.boxShadow})`).toBe(true);
+    await shot(page, "keyboard-focus-search");
+    // And the search runs from the keyboard.
+    await page.keyboard.type(TERM);
+    await Promise.all([page.waitForURL(/q=headphones/), page.keyboard.press("Enter")]);
+    expect(await cards(page).count()).toBeGreaterThan(0);
+  });
+});
+
+test.describe("storefront without JavaScript", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("search, facet, sort and paging work through plain links and forms", async ({ page }) => {
+    await page.goto("/search");
+    await searchInput(page).fill(TERM);
+    await Promise.all([page.waitForURL(/\/search\?(.*&)?q=headphones/), searchInput(page).press("Enter")]);
+    expect(await cards(page).count()).toBeGreaterThan(0);
+    await shot(page, "nojs-search-results");
+
+    const brand = await pickBrand(page);
+    const href = await brand.link.getAttribute("href");
+    expect(href, "facet entries are plain links").toBeTruthy();
+    await Promise.all([page.waitForURL(/brand=/), brand.link.click()]);
+    await expect(main(page)).toHaveAttribute("data-total", String(brand.count));
+    await shot(page, "nojs-brand-facet");
+
+    const sortForm = page.locator("form[data-sort-form]");
+    await sortForm.locator("select[name=sort]").selectOption("price_desc");
+    await Promise.all([
+      page.waitForURL((url) => url.searchParams.get("sort") === "price_desc"),
+      sortForm.locator('button[type=submit], input[type=submit], button:not([type])').first().click(),
+    ]);
+    await expect(main(page)).toHaveAttribute("data-total", String(brand.count));
+    const prices = await cardPrices(page);
+    expect(prices).toEqual([...prices].sort((a, b) => b - a));
+    await shot(page, "nojs-sorted");
+
+    // Paging through the whole catalog with rel=next.
+    await page.goto("/search?page_size=5");
+    const next = page.locator("nav[data-pagination] a[rel=next]");
+    await expect(next).toBeVisible();
+    await Promise.all([page.waitForURL((url) => url.searchParams.get("page") === "2"), next.click()]);
+    await expect(main(page)).toHaveAttribute("data-page-number", "2");
+    await expect(cards(page)).toHaveCount(5);
+    await expect(page.locator("nav[data-pagination] a[rel=prev]")).toBeVisible();
+    await shot(page, "nojs-page-2");
+  });
+});

@@ -1,0 +1,270 @@
+/**
+ * Starts the app for a test run: a database of its own, migrated and seeded, and the built app
+ * (`next start`) serving it on a free port. Nothing is shared with an earlier run: the database
+ * name is unique per run and is dropped on teardown, the server is killed with its process group.
+ *
+ * Used by the vitest global setup (tests/setup/global.ts) and the Playwright global setup
+ * (tests/e2e/global-setup.ts). It imports nothing from a test runner.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { createWriteStream, existsSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import net from "node:net";
+import path from "node:path";
+import pg from "pg";
+
+export interface StartedApp {
+  /** `http://127.0.0.1:<port>`, also the app's PUBLIC_BASE_URL. */
+  baseUrl: string;
+  databaseUrl: string;
+  databaseName: string;
+  /** File receiving the server's stdout (its one-JSON-line-per-request log). */
+  serverLog: string;
+  /** Process id of the server's process group leader (`npm run start`). */
+  serverPid: number;
+  /** Stops the server and drops the database; safe to call twice. */
+  teardown: () => Promise<void>;
+}
+
+export interface StartAppOptions {
+  /**
+   * Migrates the fresh database. Defaults to the project's runner (lib/db/migrate.ts) in this
+   * process; a caller whose module loader cannot load the generated Prisma client may pass
+   * another (e.g. `npm run db:migrate` in a child process).
+   */
+  migrateDatabase?: (databaseUrl: string, log: (line: string) => void) => Promise<void>;
+  /** Prefix of the progress lines written to stderr. */
+  logPrefix?: string;
+}
+
+const ROOT = process.cwd();
+export const ADMIN_URL =
+  process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const READY_PATH = "/api/public/v1/categories";
+const READY_TIMEOUT_MS = 60_000;
+
+function databaseUrlFor(adminUrl: string, name: string): string {
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+}
+
+export async function adminQuery(sql: string) {
+  const client = new pg.Client({ connectionString: ADMIN_URL });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops a database made by startApp (used when teardown runs apart from the set-up). */
+export async function dropDatabase(name: string, log: (line: string) => void = () => {}) {
+  try {
+    await adminQuery(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
+    log(`dropped database ${name}`);
+  } catch (err) {
+    log(`could not drop database ${name}: ${String(err)}`);
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      const port = typeof addr === "object" && addr ? addr.port : 0;
+      srv.close(() => (port ? resolve(port) : reject(new Error("no free port"))));
+    });
+  });
+}
+
+export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(cmd, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    child.stdout.on("data", (d) => (output += d));
+    child.stderr.on("data", (d) => (output += d));
+    child.on("error", reject);
+    child.on("exit", (code, signal) => {
+      if (code === 0) return resolve();
+      reject(
+        new Error(`${cmd} ${args.join(" ")} failed (${signal ?? `exit ${code}`}):\n${output.slice(-8000)}`),
+      );
+    });
+  });
+}
+
+/** Signals a whole process group (npm, next and its workers); falls back to the process. */
+export function killGroup(pid: number | undefined, signal: NodeJS.Signals) {
+  if (!pid) return;
+  try {
+    process.kill(-pid, signal);
+  } catch {
+    try {
+      process.kill(pid, signal);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+function killChildGroup(child: ChildProcess | undefined, signal: NodeJS.Signals) {
+  if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
+  killGroup(child.pid, signal);
+}
+
+async function waitForServer(
+  baseUrl: string,
+  server: ChildProcess,
+  stderr: () => string,
+  stdout: () => string,
+) {
+  const deadline = Date.now() + READY_TIMEOUT_MS;
+  let lastError = "";
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null || server.signalCode !== null) {
+      throw new Error(
+        `next start exited early (${server.signalCode ?? `exit ${server.exitCode}`}).\n` +
+          `--- server stderr ---\n${stderr()}\n--- server stdout ---\n${stdout().slice(-4000)}`,
+      );
+    }
+    try {
+      const res = await fetch(baseUrl + READY_PATH, {
+        signal: AbortSignal.timeout(5_000),
+        headers: { "X-Forwarded-For": "10.255.255.254" },
+      });
+      await res.arrayBuffer();
+      if (res.status === 200) return;
+      lastError = `HTTP ${res.status}`;
+    } catch (err) {
+      lastError = String(err);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(
+    `app did not answer GET ${READY_PATH} with 200 within ${READY_TIMEOUT_MS / 1000}s (last: ${lastError}).\n` +
+      `--- server stderr ---\n${stderr()}\n--- server stdout ---\n${stdout().slice(-4000)}`,
+  );
+}
+
+/** The project's migration runner, in this process. */
+async function migrateInProcess(databaseUrl: string, log: (line: string) => void) {
+  const { createDb } = await import("../../lib/db");
+  const { migrate } = await import("../../lib/db/migrate");
+  const client = createDb(databaseUrl, { maintenance: true });
+  try {
+    await migrate(client, (line) => log(`migrate: ${line}`));
+  } finally {
+    await client.$disconnect();
+  }
+}
+
+/** `npm run db:migrate` in a child process (for loaders that cannot import the Prisma client). */
+export async function migrateInChild(databaseUrl: string, log: (line: string) => void) {
+  await run("npx", ["tsx", "scripts/migrate.ts"], { ...process.env, DATABASE_URL: databaseUrl });
+  log("migrate: done (scripts/migrate.ts)");
+}
+
+export async function startApp(options: StartAppOptions = {}): Promise<StartedApp> {
+  const prefix = options.logPrefix ?? "[test setup]";
+  const log = (line: string) => process.stderr.write(`${prefix} ${line}\n`);
+  const migrateDatabase = options.migrateDatabase ?? migrateInProcess;
+
+  if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
+    throw new Error(
+      "No production build found (.next/BUILD_ID is missing). Run `npm run build` first " +
+        "(`npm test` builds before running vitest).",
+    );
+  }
+
+  const dbName = `mkt_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const databaseUrl = databaseUrlFor(ADMIN_URL, dbName);
+  let server: ChildProcess | undefined;
+  let dbCreated = false;
+  let tornDown = false;
+  const serverLog = path.join(tmpdir(), `${dbName}.server.log`);
+
+  const teardown = async () => {
+    if (tornDown) return;
+    tornDown = true;
+    process.off("exit", onExit);
+    if (server) {
+      const exited = new Promise<void>((r) => {
+        if (server!.exitCode !== null || server!.signalCode !== null) r();
+        else server!.once("exit", () => r());
+      });
+      killChildGroup(server, "SIGTERM");
+      const timer = setTimeout(() => killChildGroup(server, "SIGKILL"), 5_000);
+      await exited;
+      clearTimeout(timer);
+    }
+    rmSync(serverLog, { force: true });
+    if (dbCreated) await dropDatabase(dbName, log);
+  };
+  // If the runner dies without running teardown, at least do not leave the server running.
+  const onExit = () => killChildGroup(server, "SIGKILL");
+  process.on("exit", onExit);
+
+  try {
+    await adminQuery(`CREATE DATABASE "${dbName}"`);
+    dbCreated = true;
+    log(`created database ${dbName}`);
+
+    await migrateDatabase(databaseUrl, log);
+
+    const seedStart = Date.now();
+    await run("npx", ["tsx", "prisma/seed.ts"], { ...process.env, DATABASE_URL: databaseUrl });
+    log(`seeded in ${((Date.now() - seedStart) / 1000).toFixed(1)}s`);
+
+    const port = await freePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    let stderr = "";
+    let stdout = "";
+    server = spawn("npm", ["run", "start", "--", "-p", String(port), "-H", "127.0.0.1"], {
+      cwd: ROOT,
+      detached: true, // own process group, so teardown can kill npm and next together
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        DATABASE_URL: databaseUrl,
+        PUBLIC_BASE_URL: baseUrl,
+        PORT: String(port),
+        NODE_ENV: "production",
+        NEXT_TELEMETRY_DISABLED: "1",
+      },
+    });
+    server.stdout!.pipe(createWriteStream(serverLog));
+    server.stdout!.on("data", (d) => {
+      stdout += d;
+      if (stdout.length > 200_000) stdout = stdout.slice(-100_000);
+    });
+    server.stderr!.on("data", (d) => {
+      stderr += d;
+      if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
+    });
+    if (process.env.TEST_SERVER_LOG) {
+      server.stdout!.pipe(process.stderr);
+      server.stderr!.pipe(process.stderr);
+    }
+
+    await waitForServer(baseUrl, server, () => stderr, () => stdout);
+    log(`app is up at ${baseUrl}`);
+
+    return {
+      baseUrl,
+      databaseUrl,
+      databaseName: dbName,
+      serverLog,
+      serverPid: server.pid!,
+      teardown,
+    };
+  } catch (err) {
+    await teardown();
+    throw err;
+  }
+}
