@@ -2,6 +2,7 @@ import { getCategoryTree } from "@/lib/catalog/categories";
 import { searchProducts } from "@/lib/catalog/search";
 import { SearchQuery } from "@/lib/schemas/catalog";
 import { ProductCard } from "./_components/ProductCard";
+import { SearchForm } from "./_components/SearchForm";
 
 export const dynamic = "force-dynamic";
 
@@ -13,13 +14,9 @@ export default async function Home() {
   return (
     <main className="page" data-page="home">
       <h1>Find it, compare sellers, buy with confidence</h1>
-      <form className="search-form" role="search" aria-label="Catalog search" action="/search" method="get" style={{ marginBottom: "1.5rem" }}>
-        <label className="visually-hidden" htmlFor="home-search">
-          Search products
-        </label>
-        <input id="home-search" name="q" type="search" placeholder="What are you looking for?" maxLength={200} />
-        <button type="submit">Search</button>
-      </form>
+      <div style={{ marginBottom: "1.5rem" }}>
+        <SearchForm id="home-search" label="Catalog search" placeholder="What are you looking for?" />
+      </div>
       <h2>Shop by category</h2>
       <ul className="categories-grid">
         {categories.data.map((c) => (

@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { SearchForm } from "./SearchForm";
 
 /** Header with the search box, content, footer: every storefront page and the 404 page. */
 export function SiteChrome({ children }: { children: ReactNode }) {
@@ -13,13 +14,7 @@ export function SiteChrome({ children }: { children: ReactNode }) {
           <Link className="logo" href="/">
             Marketplace
           </Link>
-          <form className="search-form" role="search" aria-label="Site search" action="/search" method="get">
-            <label className="visually-hidden" htmlFor="site-search">
-              Search products
-            </label>
-            <input id="site-search" name="q" type="search" placeholder="Search products" maxLength={200} />
-            <button type="submit">Search</button>
-          </form>
+          <SearchForm id="site-search" label="Site search" placeholder="Search products" />
           <nav className="site-nav" aria-label="Site">
             <Link href="/help">Help</Link>
           </nav>

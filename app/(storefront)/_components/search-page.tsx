@@ -22,3 +22,15 @@ export function SearchError({ error }: { error: AppError }) {
     </p>
   );
 }
+
+/** The `data-*` attributes of the search page's <main> (docs/storefront-markup.md). */
+export function searchPageAttributes(outcome: SearchOutcome): Record<string, number> {
+  if (!outcome.ok) return {};
+  const { meta } = outcome.result;
+  return {
+    "data-total": meta.total,
+    "data-page-number": meta.page,
+    "data-page-size": meta.page_size,
+    "data-page-count": meta.page_count,
+  };
+}

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { toSearchParams, type RawQuery } from "@/lib/storefront/search-url";
-import { SearchError, runSearch } from "../_components/search-page";
+import { SearchError, runSearch, searchPageAttributes } from "../_components/search-page";
 import { SearchView } from "../_components/SearchView";
 
 export const dynamic = "force-dynamic";
@@ -20,14 +20,7 @@ export default async function SearchPage({ searchParams }: Props) {
     <main
       className="page"
       data-page="search"
-      {...(outcome.ok
-        ? {
-            "data-total": outcome.result.meta.total,
-            "data-page-number": outcome.result.meta.page,
-            "data-page-size": outcome.result.meta.page_size,
-            "data-page-count": outcome.result.meta.page_count,
-          }
-        : {})}
+      {...searchPageAttributes(outcome)}
     >
       <h1>{q ? `Results for “${q}”` : "All products"}</h1>
       {outcome.ok ? (

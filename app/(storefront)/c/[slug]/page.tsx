@@ -4,7 +4,7 @@ import { findCategory } from "@/lib/catalog/categories";
 import { absoluteUrl } from "@/lib/config";
 import { toSearchParams, type RawQuery } from "@/lib/storefront/search-url";
 import { Breadcrumb } from "../../_components/Breadcrumb";
-import { SearchError, runSearch } from "../../_components/search-page";
+import { SearchError, runSearch, searchPageAttributes } from "../../_components/search-page";
 import { SearchView } from "../../_components/SearchView";
 
 export const dynamic = "force-dynamic";
@@ -32,14 +32,7 @@ export default async function CategoryPage({ params, searchParams }: Props) {
     <main
       className="page"
       data-page="search"
-      {...(outcome.ok
-        ? {
-            "data-total": outcome.result.meta.total,
-            "data-page-number": outcome.result.meta.page,
-            "data-page-size": outcome.result.meta.page_size,
-            "data-page-count": outcome.result.meta.page_count,
-          }
-        : {})}
+      {...searchPageAttributes(outcome)}
     >
       <Breadcrumb trail={place.breadcrumb} />
       <h1>{place.node.name}</h1>
