@@ -267,6 +267,29 @@ describe("Product page equals GET /products/{slug}", () => {
       ).toEqual(product.offers.map((o: any) => o.listing_id === product.buy_box_listing_id));
       expect(parsed.buyBoxListingId, `/p/${slug} main[data-buy-box-listing-id]`).toBe(product.buy_box_listing_id);
       expect(parsed.minPriceCents, `/p/${slug} main[data-min-price-cents]`).toBe(product.min_price_cents);
+
+      // For crawlers: canonical URL, shared-cacheable page, and schema.org JSON-LD that parses
+      // and states the same facts as the API record.
+      expect(parsed.canonical, `/p/${slug} canonical`).toBe(product.url);
+      expect(page.headers.get("cache-control"), `/p/${slug} Cache-Control`).toBe("public, s-maxage=60");
+      expect(parsed.jsonLd, `/p/${slug} JSON-LD blocks`).toHaveLength(1);
+      const ld = parsed.jsonLd[0] as any;
+      expect(ld["@context"]).toBe("https://schema.org");
+      expect(ld["@type"]).toBe("Product");
+      expect(ld.name).toBe(product.title);
+      expect(ld.url).toBe(product.url);
+      if (product.offers.length === 0) {
+        expect(ld.offers, `/p/${slug} no offers, no AggregateOffer`).toBeUndefined();
+      } else {
+        const prices = product.offers.map((o: any) => o.price_cents);
+        expect(ld.offers).toMatchObject({
+          "@type": "AggregateOffer",
+          priceCurrency: "USD",
+          offerCount: product.offers.length,
+          lowPrice: (Math.min(...prices) / 100).toFixed(2),
+          highPrice: (Math.max(...prices) / 100).toFixed(2),
+        });
+      }
     });
   });
 
