@@ -1,7 +1,6 @@
 import { absoluteUrl } from "@/lib/config";
 import { db } from "@/lib/db";
 
-
 /**
  * /llms.txt (llmstxt.org): an H1, a one-line summary, then sections of Markdown links that tell
  * an agent where the public API, its OpenAPI document and the MCP endpoint are, the rules it is

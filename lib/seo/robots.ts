@@ -1,6 +1,5 @@
 import { absoluteUrl } from "@/lib/config";
 
-
 /**
  * robots.txt: crawl the storefront, not the APIs (agents use those through llms.txt, which
  * crawlers may read), nor the personal pages (carts, cart links, account, seller dashboard,
