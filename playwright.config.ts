@@ -5,7 +5,7 @@
  * its address to the workers in E2E_BASE_URL. Set E2E_BASE_URL yourself to run against an app
  * that is already up (nothing is started or torn down then).
  *
- * Chromium is Debian's (`apt-get install -y chromium`); never run `playwright install`.
+ * Chromium is Debian's (`apt-get install -y chromium`); Playwright's own browser download is never used.
  */
 import { defineConfig, devices } from "@playwright/test";
 
