@@ -10,10 +10,20 @@ const nextConfig: NextConfig = {
   // The pg driver and Prisma's generated client run on the Node runtime, unbundled.
   serverExternalPackages: ["pg", "@prisma/adapter-pg"],
   async headers() {
-    return PUBLIC_PAGES.map((source) => ({
-      source,
-      headers: [{ key: "Cache-Control", value: "public, s-maxage=60" }],
-    }));
+    return [
+      ...PUBLIC_PAGES.map((source) => ({
+        source,
+        headers: [{ key: "Cache-Control", value: "public, s-maxage=60" }],
+      })),
+      // A cart link's token is a bearer secret: keep it out of Referer headers and search indexes.
+      {
+        source: "/cart/l/:token",
+        headers: [
+          { key: "Referrer-Policy", value: "no-referrer" },
+          { key: "X-Robots-Tag", value: "noindex" },
+        ],
+      },
+    ];
   },
 };
 

@@ -1,13 +1,30 @@
 import { NextResponse, type NextRequest } from "next/server";
+import { CART_COOKIE, cartCookieOptions } from "@/lib/cart/cookie";
+import { isToken, newToken } from "@/lib/cart/token";
 import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/http/request-id";
 
-/** Every request gets an X-Request-Id (a well-formed incoming one is kept) on both sides. */
+/**
+ * Every request gets an X-Request-Id (a well-formed incoming one is kept) on both sides.
+ * Opening a cart link (/cart/l/{token}) needs the visitor's cart cookie before the page renders,
+ * and a page cannot set cookies: a visitor without one gets it here, on the request and the
+ * response alike.
+ */
 export function proxy(request: NextRequest) {
   const requestId = requestIdFrom(request.headers);
   const headers = new Headers(request.headers);
   headers.set(REQUEST_ID_HEADER, requestId);
+
+  let newCartToken: string | undefined;
+  const cartCookie = request.cookies.get(CART_COOKIE)?.value;
+  if (request.nextUrl.pathname.startsWith("/cart/l/") && !(cartCookie && isToken(cartCookie))) {
+    newCartToken = newToken();
+    request.cookies.set(CART_COOKIE, newCartToken);
+    headers.set("cookie", request.cookies.toString());
+  }
+
   const response = NextResponse.next({ request: { headers } });
   response.headers.set(REQUEST_ID_HEADER, requestId);
+  if (newCartToken) response.cookies.set(CART_COOKIE, newCartToken, cartCookieOptions());
   return response;
 }
 

@@ -6,7 +6,7 @@ type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
 /** Handlers for the methods a public endpoint does not serve (405 envelope) and CORS preflight. */
 export function otherMethods(allowed: Method[]) {
-  const refuse = publicRoute({ name: "public.method_not_allowed" }, async ({ request }) => {
+  const refuse = publicRoute({ name: "public.method_not_allowed", limit: "catalog" }, async ({ request }) => {
     throw new AppError("method_not_allowed", `${request.method} is not allowed here; use ${allowed.join(" or ")}.`);
   });
   const notAllowed: typeof refuse = async (request, context) => {

@@ -1,4 +1,5 @@
 import { ERROR_CODES } from "@/lib/errors";
+import { RejectedLine } from "./cart";
 import { z } from "./zod";
 
 export const ErrorEnvelope = z
@@ -9,6 +10,10 @@ export const ErrorEnvelope = z
         code: z.enum(ERROR_CODES).openapi({ description: "Stable snake_case reason." }),
         message: z.string().openapi({ description: "Human-readable explanation; do not parse." }),
         param: z.string().optional().openapi({ description: "The offending input, as the client sent it (`page_size`, `items[2].quantity`)." }),
+        rejected: z
+          .array(RejectedLine)
+          .optional()
+          .openapi({ description: "Only on POST /cart-links when no line is purchasable (`code: no_purchasable_lines`)." }),
         request_id: z.string(),
       })
       .strict(),

@@ -22,6 +22,11 @@ describe("schema.prisma matches the migrated database", () => {
     "shippingRate",
     "stockAdjustment",
     "helpArticle",
+    "cartLink",
+    "cartLinkLine",
+    "cart",
+    "cartLine",
+    "cartLinkOpen",
   ] as const;
 
   it.each(models)("%s: findFirst selects every column", async (model) => {

@@ -170,101 +170,163 @@ export async function migrateInChild(databaseUrl: string, log: (line: string) =>
   log("migrate: done (scripts/migrate.ts)");
 }
 
-export async function startApp(options: StartAppOptions = {}): Promise<StartedApp> {
-  const prefix = options.logPrefix ?? "[test setup]";
-  const log = (line: string) => process.stderr.write(`${prefix} ${line}\n`);
-  const migrateDatabase = options.migrateDatabase ?? migrateInProcess;
+export interface TestDatabase {
+  databaseUrl: string;
+  databaseName: string;
+  /** Drops the database; safe to call twice. */
+  drop: () => Promise<void>;
+}
 
+/** A fresh database of its own, migrated and seeded. */
+export async function createTestDatabase(options: StartAppOptions = {}): Promise<TestDatabase> {
+  const log = logger(options);
+  const migrateDatabase = options.migrateDatabase ?? migrateInProcess;
+  const databaseName = `mkt_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const databaseUrl = databaseUrlFor(ADMIN_URL, databaseName);
+  let dropped = false;
+  const drop = async () => {
+    if (dropped) return;
+    dropped = true;
+    await dropDatabase(databaseName, log);
+  };
+  await adminQuery(`CREATE DATABASE "${databaseName}"`);
+  log(`created database ${databaseName}`);
+  try {
+    await migrateDatabase(databaseUrl, log);
+    const seedStart = Date.now();
+    await run("npx", ["tsx", "prisma/seed.ts"], { ...process.env, DATABASE_URL: databaseUrl });
+    log(`seeded in ${((Date.now() - seedStart) / 1000).toFixed(1)}s`);
+  } catch (err) {
+    await drop();
+    throw err;
+  }
+  return { databaseUrl, databaseName, drop };
+}
+
+export interface StartedServer {
+  /** `http://127.0.0.1:<port>`, also the app's PUBLIC_BASE_URL. */
+  baseUrl: string;
+  port: number;
+  /** File receiving the server's stdout (its one-JSON-line-per-request log). */
+  serverLog: string;
+  /** Process id of the server's process group leader (`npm run start`). */
+  serverPid: number;
+  /** What the server wrote to stderr so far (its warnings, e.g. the rate limiter's). */
+  stderr: () => string;
+  /** Stops the server; safe to call twice. */
+  stop: () => Promise<void>;
+}
+
+export interface StartServerOptions {
+  databaseUrl: string;
+  /**
+   * Environment overrides; `undefined` removes a variable. By default the server inherits this
+   * process's REDIS_URL and gets a rate-limit key prefix of its own (RATE_LIMIT_PREFIX), so its
+   * buckets are fresh; servers that must share buckets pass the same prefix.
+   */
+  env?: Record<string, string | undefined>;
+  logPrefix?: string;
+}
+
+/** `next start` (the production build) on a free port, serving `databaseUrl`. */
+export async function startServer(options: StartServerOptions): Promise<StartedServer> {
+  const log = logger(options);
   if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     throw new Error(
       "No production build found (.next/BUILD_ID is missing). Run `npm run build` first " +
         "(`npm test` builds before running vitest).",
     );
   }
-
-  const dbName = `mkt_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-  const databaseUrl = databaseUrlFor(ADMIN_URL, dbName);
-  let server: ChildProcess | undefined;
-  let dbCreated = false;
-  let tornDown = false;
-  const serverLog = path.join(tmpdir(), `${dbName}.server.log`);
-
-  const teardown = async () => {
-    if (tornDown) return;
-    tornDown = true;
-    process.off("exit", onExit);
-    if (server) {
-      const exited = new Promise<void>((r) => {
-        if (server!.exitCode !== null || server!.signalCode !== null) r();
-        else server!.once("exit", () => r());
-      });
-      killChildGroup(server, "SIGTERM");
-      const timer = setTimeout(() => killChildGroup(server, "SIGKILL"), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }
-    rmSync(serverLog, { force: true });
-    if (dbCreated) await dropDatabase(dbName, log);
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const serverLog = path.join(tmpdir(), `mkt_server_${port}_${randomBytes(4).toString("hex")}.log`);
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    RATE_LIMIT_PREFIX: `rl-test-${randomBytes(6).toString("hex")}:`,
+    DATABASE_URL: options.databaseUrl,
+    PUBLIC_BASE_URL: baseUrl,
+    PORT: String(port),
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
   };
-  // If the runner dies without running teardown, at least do not leave the server running.
+  for (const [key, value] of Object.entries(options.env ?? {})) {
+    if (value === undefined) delete env[key];
+    else env[key] = value;
+  }
+  let stderr = "";
+  let stdout = "";
+  const server = spawn("npm", ["run", "start", "--", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    detached: true, // own process group, so stop() can kill npm and next together
+    stdio: ["ignore", "pipe", "pipe"],
+    env,
+  });
+  let stopped = false;
+  const stop = async () => {
+    if (stopped) return;
+    stopped = true;
+    process.off("exit", onExit);
+    const exited = new Promise<void>((r) => {
+      if (server.exitCode !== null || server.signalCode !== null) r();
+      else server.once("exit", () => r());
+    });
+    killChildGroup(server, "SIGTERM");
+    const timer = setTimeout(() => killChildGroup(server, "SIGKILL"), 5_000);
+    await exited;
+    clearTimeout(timer);
+    rmSync(serverLog, { force: true });
+  };
+  // If the runner dies without stopping it, at least do not leave the server running.
   const onExit = () => killChildGroup(server, "SIGKILL");
   process.on("exit", onExit);
 
+  server.stdout!.pipe(createWriteStream(serverLog));
+  server.stdout!.on("data", (d) => {
+    stdout += d;
+    if (stdout.length > 200_000) stdout = stdout.slice(-100_000);
+  });
+  server.stderr!.on("data", (d) => {
+    stderr += d;
+    if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
+  });
+  if (process.env.TEST_SERVER_LOG) {
+    server.stdout!.pipe(process.stderr);
+    server.stderr!.pipe(process.stderr);
+  }
   try {
-    await adminQuery(`CREATE DATABASE "${dbName}"`);
-    dbCreated = true;
-    log(`created database ${dbName}`);
-
-    await migrateDatabase(databaseUrl, log);
-
-    const seedStart = Date.now();
-    await run("npx", ["tsx", "prisma/seed.ts"], { ...process.env, DATABASE_URL: databaseUrl });
-    log(`seeded in ${((Date.now() - seedStart) / 1000).toFixed(1)}s`);
-
-    const port = await freePort();
-    const baseUrl = `http://127.0.0.1:${port}`;
-    let stderr = "";
-    let stdout = "";
-    server = spawn("npm", ["run", "start", "--", "-p", String(port), "-H", "127.0.0.1"], {
-      cwd: ROOT,
-      detached: true, // own process group, so teardown can kill npm and next together
-      stdio: ["ignore", "pipe", "pipe"],
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        PUBLIC_BASE_URL: baseUrl,
-        PORT: String(port),
-        NODE_ENV: "production",
-        NEXT_TELEMETRY_DISABLED: "1",
-      },
-    });
-    server.stdout!.pipe(createWriteStream(serverLog));
-    server.stdout!.on("data", (d) => {
-      stdout += d;
-      if (stdout.length > 200_000) stdout = stdout.slice(-100_000);
-    });
-    server.stderr!.on("data", (d) => {
-      stderr += d;
-      if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
-    });
-    if (process.env.TEST_SERVER_LOG) {
-      server.stdout!.pipe(process.stderr);
-      server.stderr!.pipe(process.stderr);
-    }
-
     await waitForServer(baseUrl, server, () => stderr, () => stdout);
-    log(`app is up at ${baseUrl}`);
-
-    return {
-      baseUrl,
-      databaseUrl,
-      databaseName: dbName,
-      serverLog,
-      serverPid: server.pid!,
-      teardown,
-    };
   } catch (err) {
-    await teardown();
+    await stop();
     throw err;
   }
+  log(`app is up at ${baseUrl}`);
+  return { baseUrl, port, serverLog, serverPid: server.pid!, stderr: () => stderr, stop };
+}
+
+/** A fresh database and the app serving it. */
+export async function startApp(options: StartAppOptions = {}): Promise<StartedApp> {
+  const database = await createTestDatabase(options);
+  let server: StartedServer;
+  try {
+    server = await startServer({ databaseUrl: database.databaseUrl, logPrefix: options.logPrefix });
+  } catch (err) {
+    await database.drop();
+    throw err;
+  }
+  return {
+    baseUrl: server.baseUrl,
+    databaseUrl: database.databaseUrl,
+    databaseName: database.databaseName,
+    serverLog: server.serverLog,
+    serverPid: server.serverPid,
+    teardown: async () => {
+      await server.stop();
+      await database.drop();
+    },
+  };
+}
+
+function logger(options: { logPrefix?: string }) {
+  const prefix = options.logPrefix ?? "[test setup]";
+  return (line: string) => process.stderr.write(`${prefix} ${line}\n`);
 }

@@ -15,6 +15,8 @@ declare module "vitest" {
     DATABASE_URL: string;
     /** File receiving the server's stdout (its one-JSON-line-per-request log). */
     SERVER_LOG: string;
+    /** REDIS_URL the app runs with ("" when it uses the in-process rate-limit store). */
+    REDIS_URL: string;
   }
 }
 
@@ -23,5 +25,6 @@ export default async function setup(project: TestProject) {
   project.provide("BASE_URL", app.baseUrl);
   project.provide("DATABASE_URL", app.databaseUrl);
   project.provide("SERVER_LOG", app.serverLog);
+  project.provide("REDIS_URL", process.env.REDIS_URL ?? "");
   return app.teardown;
 }

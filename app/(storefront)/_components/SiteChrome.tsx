@@ -17,6 +17,9 @@ export function SiteChrome({ children }: { children: ReactNode }) {
           <SearchForm id="site-search" label="Site search" placeholder="Search products" />
           <nav className="site-nav" aria-label="Site">
             <Link href="/help">Help</Link>
+            <Link href="/cart" prefetch={false}>
+              Cart
+            </Link>
           </nav>
         </div>
       </header>

@@ -99,6 +99,9 @@ export default async function ProductPage({ params }: Props) {
               <th scope="col">Seller</th>
               <th scope="col">Price</th>
               <th scope="col">Availability</th>
+              <th scope="col">
+                <span className="visually-hidden">Add to cart</span>
+              </th>
             </tr>
           </thead>
           <tbody>
@@ -135,6 +138,18 @@ export default async function ProductPage({ params }: Props) {
                   </td>
                   <td className={offer.in_stock ? "in-stock" : "out-of-stock"}>
                     {offer.in_stock ? "In stock" : "Backorder"}
+                  </td>
+                  <td>
+                    <form method="post" action="/cart/add" className="add-to-cart">
+                      <input type="hidden" name="listing_id" value={offer.listing_id} />
+                      <label>
+                        <span className="visually-hidden">
+                          Quantity ({offer.condition_label}, {offer.store_name})
+                        </span>
+                        <input type="number" name="quantity" min={1} max={99} defaultValue={1} required className="quantity" />
+                      </label>{" "}
+                      <button type="submit">Add to cart</button>
+                    </form>
                   </td>
                 </tr>
               );

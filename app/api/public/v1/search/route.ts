@@ -3,7 +3,7 @@ import { otherMethods } from "@/lib/http/methods";
 import { publicRoute } from "@/lib/http/route";
 import { SearchQuery } from "@/lib/schemas/catalog";
 
-export const GET = publicRoute({ name: "public.search", query: SearchQuery, cache: "catalog" }, ({ query }) =>
+export const GET = publicRoute({ name: "public.search", limit: "catalog", query: SearchQuery, cache: "catalog" }, ({ query }) =>
   searchProducts(query),
 );
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

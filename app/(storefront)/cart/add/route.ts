@@ -1,0 +1,3 @@
+import { handleAddForm } from "@/lib/cart/forms";
+
+export const POST = handleAddForm;

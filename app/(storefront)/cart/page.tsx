@@ -1,0 +1,39 @@
+import type { Metadata } from "next";
+import { cookies } from "next/headers";
+import { getCart } from "@/lib/cart/cart";
+import { CART_COOKIE } from "@/lib/cart/cookie";
+import type { CartNotice } from "@/lib/cart/forms";
+import { CartLines } from "../_components/CartLines";
+
+export const metadata: Metadata = { title: "Your cart", robots: { index: false } };
+
+const NOTICES: Record<CartNotice, string> = {
+  added: "Added to your cart.",
+  updated: "Quantity updated.",
+  removed: "Removed from your cart.",
+  unavailable: "That offer cannot be bought right now, so it was not added.",
+  insufficient_stock: "The seller does not have that many in stock, so nothing was added. Try a smaller quantity.",
+  invalid: "That did not work: the quantity must be a whole number from 1 to 99.",
+  full: "Your cart is full. Remove something first.",
+};
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+
+export default async function CartPage({ searchParams }: Props) {
+  const [cart, { notice }] = await Promise.all([
+    (async () => getCart((await cookies()).get(CART_COOKIE)?.value))(),
+    searchParams,
+  ]);
+  const message = typeof notice === "string" && notice in NOTICES ? NOTICES[notice as CartNotice] : null;
+  return (
+    <main className="page" data-page="cart">
+      <h1>Your cart</h1>
+      {message ? (
+        <p className="notice" role="status" data-notice={notice}>
+          {message}
+        </p>
+      ) : null}
+      <CartLines cart={cart} />
+    </main>
+  );
+}

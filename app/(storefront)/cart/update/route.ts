@@ -1,0 +1,3 @@
+import { handleUpdateForm } from "@/lib/cart/forms";
+
+export const POST = handleUpdateForm;

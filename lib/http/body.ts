@@ -1,0 +1,76 @@
+import type { z } from "zod";
+import { AppError } from "@/lib/errors";
+import { paramName } from "./query";
+
+/** Largest request body read; anything longer is refused before it is parsed. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
+
+/**
+ * Reads a JSON request body (at most MAX_BODY_BYTES, `Content-Type: application/json`) and
+ * validates it. Unknown fields are refused by the schemas' `.strict()`, naming the field.
+ */
+export async function parseJsonBody<S extends z.ZodType>(schema: S, request: Request): Promise<z.output<S>> {
+  const type = request.headers.get("content-type") ?? "";
+  if (!JSON_TYPE.test(type)) {
+    throw new AppError("content_type_invalid", "Send the body as JSON with `Content-Type: application/json`.");
+  }
+  const text = await readText(request);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    throw new AppError("body_invalid_json", "The request body is not valid JSON.");
+  }
+  const result = schema.safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0]!;
+  if (issue.code === "unrecognized_keys") {
+    const param = paramName([...issue.path, issue.keys[0]!]);
+    throw new AppError("parameter_invalid", `Unknown field '${param}'.`, param);
+  }
+  if (issue.path.length === 0) {
+    throw new AppError("parameter_invalid", "The request body must be a JSON object.");
+  }
+  const param = paramName(issue.path);
+  const missing = issue.code === "invalid_type" && readAt(raw, issue.path) === undefined;
+  throw new AppError(
+    missing ? "parameter_missing" : "parameter_invalid",
+    missing ? `Missing required field '${param}'.` : `Invalid '${param}': ${issue.message}.`,
+    param,
+  );
+}
+
+async function readText(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("content-length"));
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!request.body) return "";
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+}
+
+function tooLarge() {
+  return new AppError("body_too_large", `The request body is larger than ${MAX_BODY_BYTES} bytes.`);
+}
+
+function readAt(value: unknown, path: ReadonlyArray<PropertyKey>): unknown {
+  let node = value;
+  for (const key of path) {
+    if (node === null || typeof node !== "object") return undefined;
+    node = (node as Record<PropertyKey, unknown>)[key];
+  }
+  return node;
+}
