@@ -6,7 +6,7 @@
  * - In-process (otherwise): the same algorithm in an LRU-bounded map, per instance.
  *
  * Fail-open choice: the rate limiter protects the API, it must never take it down. When a Redis
- * call fails or times out (ioredis: no offline queue, 500 ms connect / 300 ms command timeouts),
+ * call fails or times out (ioredis: no offline queue, 1 s connect and command timeouts),
  * that request is decided by an in-process fallback bucket with the same semantics, so limits
  * still hold per instance while Redis is away (not a free-for-all, not an outage). For 1 s after a
  * failure requests go straight to the fallback, so a hung Redis costs at most one slow request per

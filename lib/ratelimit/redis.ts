@@ -19,9 +19,13 @@ export interface RedisLimiterOptions {
   log?: (entry: LimiterLogEntry) => void;
 }
 
-/** Timeouts small enough that a dead or hung Redis costs a request a few hundred ms at most. */
-const CONNECT_TIMEOUT_MS = 500;
-const COMMAND_TIMEOUT_MS = 300;
+/**
+ * Timeouts: a dead Redis fails at once (no offline queue); a hung one costs a request 1 s at most.
+ * Not shorter: on a busy event loop a reply can wait behind other work, and a spurious timeout
+ * would hand the request to a fresh in-process bucket.
+ */
+const CONNECT_TIMEOUT_MS = 1_000;
+const COMMAND_TIMEOUT_MS = 1_000;
 /** After a failed call, requests skip Redis this long (bounds the cost of a hung Redis). */
 const SKIP_AFTER_FAILURE_MS = 1_000;
 /** At most one "Redis unreachable" line per this period. */
