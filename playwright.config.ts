@@ -2,8 +2,9 @@
  * Browser tests of the storefront (tests/e2e). They expect a production build (`npm run build`;
  * CI builds it in `npm test` first): the global setup makes a fresh database, migrates and seeds
  * it and starts `next start` on a free port (tests/setup/app.ts, shared with vitest), and hands
- * its address to the workers in E2E_BASE_URL. Set E2E_BASE_URL yourself to run against an app
- * that is already up (nothing is started or torn down then).
+ * its address to the workers in E2E_BASE_URL (and its database in E2E_DATABASE_URL). Set
+ * E2E_BASE_URL yourself to run against an app that is already up (nothing is started or torn down
+ * then), with E2E_DATABASE_URL for the cart tests that read or change the database.
  *
  * Chromium is Debian's (`apt-get install -y chromium`); Playwright's own browser download is never used.
  */

@@ -33,8 +33,16 @@ function redirectToCart(notice: CartNotice, newCartToken?: string): Response {
   return response;
 }
 
+/**
+ * Sec-Fetch-Site decides when the browser sends it; Origin is the fallback. A page served with
+ * `Referrer-Policy: no-referrer` (the cart link page, and every page reached from it by client-side
+ * navigation) makes the browser send `Origin: null` with its own same-origin posts, so `null`
+ * alone must not refuse a post the browser marks same-origin.
+ */
 function isCrossSite(request: Request): boolean {
-  if (request.headers.get("sec-fetch-site") === "cross-site") return true;
+  const site = request.headers.get("sec-fetch-site");
+  if (site === "cross-site") return true;
+  if (site === "same-origin") return false;
   const origin = request.headers.get("origin");
   if (!origin || origin === "null") return origin === "null";
   return origin !== new URL(request.url).origin && origin !== publicBaseUrl();

@@ -20,13 +20,13 @@ export function CartLines({ cart }: { cart: CartView }) {
   }
   return (
     <>
-      <table aria-label="Cart lines">
+      <table aria-label="Cart lines" className="cart-lines">
         <thead>
           <tr>
             <th scope="col">Item</th>
             <th scope="col">Price</th>
             <th scope="col">Quantity</th>
-            <th scope="col">Total</th>
+            <th scope="col" className="amount">Total</th>
           </tr>
         </thead>
         <tbody>
@@ -76,7 +76,7 @@ export function CartLines({ cart }: { cart: CartView }) {
                   </button>
                 </form>
               </td>
-              <td>{line.status === "unavailable" ? "—" : formatCents(line.line_total_cents)}</td>
+              <td className="amount">{line.status === "unavailable" ? "—" : formatCents(line.line_total_cents)}</td>
             </tr>
           ))}
         </tbody>
