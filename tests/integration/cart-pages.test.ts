@@ -519,6 +519,9 @@ describe("the cart's form posts", () => {
     ["quantity -1", { quantity: "-1" }],
     ["quantity 1.5", { quantity: "1.5" }],
     ["quantity empty", { quantity: "" }],
+    ["quantity blank", { quantity: " " }],
+    ["quantity in exponent notation", { quantity: "1e1" }],
+    ["quantity in hex", { quantity: "0x2" }],
     ["listing_id not a UUID", { listing_id: "not-a-uuid" }],
     ["listing_id SQL", { listing_id: "' OR 1=1--" }],
     ["listing_id missing", { listing_id: "" }],
@@ -538,7 +541,8 @@ describe("the cart's form posts", () => {
     expect(await visitor.add(x!.id, 1)).toBe("added");
     expect(await visitor.update(x!.id, { quantity: "4" })).toBe("updated");
     expect(quantities(await visitor.cart())).toEqual([[x!.id, 4]]);
-    for (const quantity of ["100", "abc", "-1", "2.5"]) {
+    // Bad input never removes a line either (an empty quantity is not 0).
+    for (const quantity of ["100", "abc", "-1", "2.5", "", " ", "1e1", "0x2"]) {
       expect(await visitor.update(x!.id, { quantity })).toBe("invalid");
     }
     expect(await visitor.update("not-a-uuid", { quantity: "2" })).toBe("invalid");
