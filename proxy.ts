@@ -22,10 +22,28 @@ export function proxy(request: NextRequest) {
     headers.set("cookie", request.cookies.toString());
   }
 
-  const response = NextResponse.next({ request: { headers } });
+  // Next cannot decode a path segment with a malformed percent-escape (`/cart/l/%ZZ`) and answers
+  // a bare 500; a link mangled in transit shows the link page's "not found" instead.
+  let response: NextResponse;
+  if (request.nextUrl.pathname.startsWith("/cart/l/") && !isDecodable(request.nextUrl.pathname)) {
+    const url = request.nextUrl.clone();
+    url.pathname = "/cart/l/-";
+    response = NextResponse.rewrite(url, { request: { headers } });
+  } else {
+    response = NextResponse.next({ request: { headers } });
+  }
   response.headers.set(REQUEST_ID_HEADER, requestId);
   if (newCartToken) response.cookies.set(CART_COOKIE, newCartToken, cartCookieOptions());
   return response;
+}
+
+function isDecodable(path: string): boolean {
+  try {
+    decodeURIComponent(path);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 // API routes get their request id from their route wrapper (lib/http/route.ts); running the

@@ -13,7 +13,15 @@ import { isToken, newToken } from "./token";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const listingId = z.string().regex(UUID).transform((v) => v.toLowerCase());
-const quantity = (min: number) => z.coerce.number().int().min(min).max(LINE_QUANTITY_MAX);
+// Digits only: Number() would read "" and " " as 0 (so an emptied quantity field removed the
+// line), "1e1" as 10 and "0x2" as 2.
+const quantity = (min: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^[0-9]{1,3}$/)
+    .transform(Number)
+    .pipe(z.number().int().min(min).max(LINE_QUANTITY_MAX));
 
 const AddForm = z.object({ listing_id: listingId, quantity: quantity(1).default(1) });
 const UpdateForm = z.object({

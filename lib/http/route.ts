@@ -142,13 +142,18 @@ function errorResponse(err: unknown, requestId: string): Response {
   } else {
     logError(requestId, err);
   }
+  const headers: Record<string, string> = {
+    ...PUBLIC_CORS_HEADERS,
+    "Content-Type": "application/json; charset=utf-8",
+    "X-Request-Id": requestId,
+    "Cache-Control": "no-store",
+  };
+  // The rest of an oversized body was never read (lib/http/body.ts stops at the limit). Left on a
+  // kept-alive connection, those bytes stall the next request on it until the server's keep-alive
+  // timeout resets it; closing the connection after this answer spares the client that.
+  if (code === "body_too_large") headers.Connection = "close";
   return new Response(JSON.stringify(errorBody(code, message, requestId, param, rejected)), {
     status: ERROR_TABLE[code].status,
-    headers: {
-      ...PUBLIC_CORS_HEADERS,
-      "Content-Type": "application/json; charset=utf-8",
-      "X-Request-Id": requestId,
-      "Cache-Control": "no-store",
-    },
+    headers,
   });
 }

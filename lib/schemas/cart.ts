@@ -12,7 +12,9 @@ export const CART_LINK_LIMITS = {
 export const REJECT_REASONS = ["unavailable", "insufficient_stock"] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// No regex flags: the pattern is published in openapi.json, and JSON Schema patterns have none
+// (an `i` flag came out as a literal "/i" after the `$`, a pattern no id can match).
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export const CartLinkItem = z
   .object({

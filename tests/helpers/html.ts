@@ -169,3 +169,75 @@ export function parseProductPage(html: string): ProductPage {
     canonical: $('link[rel="canonical"]').attr("href") ?? null,
   };
 }
+
+export interface CartPageLine {
+  listingId: string;
+  quantity: number | null;
+  priceCents: number | null;
+  /** `in_stock`, `backorder`, `insufficient_stock` or `unavailable`. */
+  status: string | null;
+}
+
+export interface CartLinkChange {
+  listingId: string;
+  status: string | null;
+  /** The sentence shown for the line (what changed). */
+  text: string;
+}
+
+export interface CartPage {
+  /** `data-page` of <main>: "cart" or "cart-link". */
+  page: string | null;
+  /** `data-cart-link-state`: opened, expired, not_found or cart_full (link page only). */
+  linkState: string | null;
+  /** `data-first-open` (link page, state opened only). */
+  firstOpen: boolean | null;
+  lines: CartPageLine[];
+  /** `data-subtotal-cents`; null when the cart is empty (no subtotal shown). */
+  subtotalCents: number | null;
+  /** Whether the empty-cart message (`data-cart-empty`) is shown. */
+  empty: boolean;
+  /** `data-notice` of the cart page's message after a form post. */
+  notice: string | null;
+  /** `data-link-line` entries: what changed on a link's lines since it was made. */
+  changes: CartLinkChange[];
+}
+
+/** Reads /cart and /cart/l/{token} through their hooks (docs/storefront-markup.md). */
+export function parseCartPage(html: string): CartPage {
+  const $ = parseHtml(html);
+  const m = main($);
+  const lines = $("[data-cart-line]")
+    .toArray()
+    .map((el) => {
+      const r = $(el);
+      return {
+        listingId: r.attr("data-cart-line") ?? "",
+        quantity: intAttr(r.attr("data-quantity")),
+        priceCents: intAttr(r.attr("data-price-cents")),
+        status: r.attr("data-status") ?? null,
+      };
+    });
+  const changes = $("[data-link-line]")
+    .toArray()
+    .map((el) => {
+      const r = $(el);
+      return {
+        listingId: r.attr("data-link-line") ?? "",
+        status: r.attr("data-status") ?? null,
+        text: r.text().replace(/\s+/g, " ").trim(),
+      };
+    });
+  const subtotal = $("[data-subtotal-cents]").first();
+  const notice = $("[data-notice]").first();
+  return {
+    page: m.attr("data-page") ?? null,
+    linkState: m.attr("data-cart-link-state") ?? null,
+    firstOpen: boolAttr(m.attr("data-first-open")),
+    lines,
+    subtotalCents: subtotal.length ? intAttr(subtotal.attr("data-subtotal-cents")) : null,
+    empty: $("[data-cart-empty]").length > 0,
+    notice: notice.length ? (notice.attr("data-notice") ?? "") : null,
+    changes,
+  };
+}
