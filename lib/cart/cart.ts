@@ -161,20 +161,23 @@ export async function addToCart(cartToken: string, listingId: string, quantity: 
   });
 }
 
-/** Sets a line's quantity (0 removes it) and confirms its current price. */
-export async function setLineQuantity(cartToken: string, listingId: string, quantity: number): Promise<void> {
+/**
+ * Sets a line's quantity (0 removes it) and confirms its current price. False when the cart has
+ * no such line.
+ */
+export async function setLineQuantity(cartToken: string, listingId: string, quantity: number): Promise<boolean> {
   const cartId = await findCartId(cartToken);
-  if (!cartId) return;
-  await db().$transaction(async (tx) => {
+  if (!cartId) return false;
+  return db().$transaction(async (tx) => {
     if (quantity === 0) {
-      await tx.cartLine.deleteMany({ where: { cartId, listingId } });
-      return;
+      return (await tx.cartLine.deleteMany({ where: { cartId, listingId } })).count > 0;
     }
     const [check] = await checkLines([{ listing_id: listingId, quantity }], tx);
-    await tx.cartLine.updateMany({
+    const { count } = await tx.cartLine.updateMany({
       where: { cartId, listingId },
       data: { quantity, ...(check!.price_cents === null ? {} : { priceCents: check!.price_cents }) },
     });
+    return count > 0;
   });
 }
 

@@ -30,7 +30,15 @@ const UpdateForm = z.object({
   remove: z.string().optional(),
 });
 
-export type CartNotice = "added" | "updated" | "removed" | "unavailable" | "insufficient_stock" | "invalid" | "full";
+export type CartNotice =
+  | "added"
+  | "updated"
+  | "removed"
+  | "not_in_cart"
+  | "unavailable"
+  | "insufficient_stock"
+  | "invalid"
+  | "full";
 
 function redirectToCart(notice: CartNotice, newCartToken?: string): Response {
   const response = new NextResponse(null, {
@@ -89,6 +97,7 @@ export async function handleUpdateForm(request: NextRequest): Promise<Response> 
   }
   const token = request.cookies.get(CART_COOKIE)?.value;
   const next = parsed.data.remove !== undefined ? 0 : parsed.data.quantity!;
-  if (token) await setLineQuantity(token, parsed.data.listing_id, next);
+  const changed = token ? await setLineQuantity(token, parsed.data.listing_id, next) : false;
+  if (!changed) return redirectToCart("not_in_cart");
   return redirectToCart(next === 0 ? "removed" : "updated");
 }

@@ -3,7 +3,7 @@
  * "Wire conventions" (request ids, error types and codes).
  */
 import { describe, expect, it } from "vitest";
-import { api, expectErrorEnvelope, expectSuccessEnvelope } from "../helpers/http";
+import { api, baseUrl, expectErrorEnvelope, expectSuccessEnvelope } from "../helpers/http";
 
 describe("Success envelope is exactly { data, meta } with meta.request_id = X-Request-Id", () => {
   it.each([
@@ -105,4 +105,21 @@ describe("Error envelope is exactly { error: { type, code, message, request_id, 
       expect(res.headers.get("allow")?.toUpperCase()).toContain("GET");
     },
   );
+});
+
+describe("A path with a malformed percent-escape is not found, never a 500", () => {
+  it.each(["/api/public/v1/products/%ZZ", "/api/public/v1/%E0%A4%A", "/api/public/v1/search/%"])(
+    "%s answers the 404 envelope",
+    async (path) => {
+      const res = await api(path);
+      expectErrorEnvelope(res, { status: 404, type: "not_found_error", code: "route_not_found" });
+      expect(res.headers.get("cache-control")).toBe("no-store");
+    },
+  );
+
+  it.each(["/p/%ZZ", "/c/%ZZ", "/help/%ZZ", "/%ZZ"])("page %s answers 404 with the not-found page", async (path) => {
+    const res = await api(baseUrl() + path);
+    expect(res.status).toBe(404);
+    expect(res.text).toContain('data-page="not-found"');
+  });
 });

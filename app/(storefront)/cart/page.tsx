@@ -11,6 +11,7 @@ const NOTICES: Record<CartNotice, string> = {
   added: "Added to your cart.",
   updated: "Quantity updated.",
   removed: "Removed from your cart.",
+  not_in_cart: "That item is not in your cart (any more), so nothing changed.",
   unavailable: "That offer cannot be bought right now, so it was not added.",
   insufficient_stock: "The seller does not have that many in stock, so nothing was added. Try a smaller quantity.",
   invalid: "That did not work: the quantity must be a whole number from 1 to 99.",

@@ -68,7 +68,10 @@ export default async function CartLinkPage({ params }: Props) {
     );
   }
 
-  const changes = result.lines.filter((l) => l.status !== "in_stock" || l.price_cents !== l.link_price_cents);
+  // Backorder is how such an offer was sold when the link was made too: not a change.
+  const changes = result.lines.filter(
+    (l) => l.status === "unavailable" || l.status === "insufficient_stock" || l.price_cents !== l.link_price_cents,
+  );
   return (
     <main className="page" data-page="cart-link" data-cart-link-state="opened" data-first-open={String(result.firstOpen)}>
       <h1>{result.firstOpen ? "Added to your cart" : "Already in your cart"}</h1>
@@ -104,6 +107,6 @@ function describeChange(line: LinkLineReport): string {
     const direction = line.price_cents > line.link_price_cents ? "went up" : "went down";
     parts.push(`${name}: the price ${direction} from ${formatCents(line.link_price_cents)} to ${formatCents(line.price_cents)}.`);
   }
-  if (line.status !== "in_stock") parts.push(`${name}: ${STATUS_TEXT[line.status]}.`);
+  if (line.status === "insufficient_stock") parts.push(`${name}: ${STATUS_TEXT[line.status]}.`);
   return parts.join(" ");
 }
