@@ -1,3 +1,4 @@
+import { RequestMeta } from "./catalog";
 import { z } from "./zod";
 
 /** Cart-link limits (spec section 8). */
@@ -70,3 +71,6 @@ export const CartLinkResult = z
   .strict()
   .openapi("CartLinkResult");
 export type CartLinkResultData = z.output<typeof CartLinkResult>;
+
+/** Success body of POST /cart-links and structured result of the `create_cart_link` tool. */
+export const CartLinkResponse = z.object({ data: CartLinkResult, meta: RequestMeta }).strict();
