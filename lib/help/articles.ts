@@ -26,17 +26,19 @@ export function helpArticleUrl(slug: string): string {
  */
 export async function searchHelpArticles(q?: string): Promise<HelpArticleSummaryData[]> {
   const words = [...new Set((q ?? "").toLowerCase().split(/\s+/).filter(Boolean))];
-  const patterns = words.map((word) => `%${word.replace(/[\\%_]/g, "\\$&")}%`);
-  const matches = patterns.map(
-    (p) => Prisma.sql`(title ILIKE ${p} ESCAPE '\\' OR summary ILIKE ${p} ESCAPE '\\' OR body ILIKE ${p} ESCAPE '\\')`,
-  );
-  const inTitle = patterns.length
-    ? Prisma.join(patterns.map((p) => Prisma.sql`(title ILIKE ${p} ESCAPE '\\')::int`), " + ")
-    : Prisma.sql`0`;
+  const ilike = (column: Prisma.Sql, word: string) =>
+    Prisma.sql`${column} ILIKE ${`%${word.replace(/[\\%_]/g, "\\$&")}%`} ESCAPE '\\'`;
+  const [title, summary, body] = [Prisma.raw("title"), Prisma.raw("summary"), Prisma.raw("body")];
+  const filter = words.length
+    ? Prisma.sql`AND ${Prisma.join(words.map((w) => Prisma.sql`(${ilike(title, w)} OR ${ilike(summary, w)} OR ${ilike(body, w)})`), " AND ")}`
+    : Prisma.empty;
+  const titleFirst = words.length
+    ? Prisma.sql`${Prisma.join(words.map((w) => Prisma.sql`(${ilike(title, w)})::int`), " + ")} DESC,`
+    : Prisma.empty;
   const rows = await db().$queryRaw<HelpArticleListItem[]>`
     SELECT slug, title, summary FROM help_articles
-    WHERE published ${matches.length ? Prisma.sql`AND ${Prisma.join(matches, " AND ")}` : Prisma.empty}
-    ORDER BY ${inTitle} DESC, position, title`;
+    WHERE published ${filter}
+    ORDER BY ${titleFirst} position, title`;
   return rows.map((row) => ({ ...row, url: helpArticleUrl(row.slug) }));
 }
 
