@@ -5,6 +5,8 @@ import { serverInstructions } from "./instructions";
 import { advertisedInput, responseBody } from "./schemas";
 import { TOOLS } from "./tools";
 
+const CACHE_HINT = { ttlMs: 300_000, cacheScope: "public" } as const;
+
 /** What a server instance knows of the HTTP request it serves. */
 export interface McpRequestContext {
   /** The request's id: `meta.request_id` / `error.request_id` of every result, as in the API. */
@@ -21,8 +23,14 @@ export interface McpRequestContext {
 export function createMcpServer(context: McpRequestContext): McpServer {
   const server = new McpServer(
     { name: "marketplace", title: "Marketplace catalog", version: "1.0.0", websiteUrl: absoluteUrl("/") },
-    // Tools never change while a server runs, so there is nothing to subscribe to.
-    { capabilities: { tools: { listChanged: false } }, instructions: serverInstructions() },
+    {
+      // Tools never change while a server runs, so there is nothing to subscribe to.
+      capabilities: { tools: { listChanged: false } },
+      instructions: serverInstructions(),
+      // 2026-07-28 clients may keep the tool list and server description, as long as the API's
+      // category tree (they change only with a release).
+      cacheHints: { "tools/list": CACHE_HINT, "server/discover": CACHE_HINT },
+    },
   );
   for (const tool of TOOLS) {
     server.registerTool(

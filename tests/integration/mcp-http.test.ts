@@ -123,6 +123,8 @@ describe("stateless in both protocol eras: no session id, no cookie", () => {
     expect(found.message.result.supportedVersions).toContain("2026-07-28");
     expect(found.message.result.capabilities.tools).toEqual({ listChanged: false });
     expect(found.message.result.instructions).toContain("create_cart_link");
+    // The server description and tool list change only with a release: cacheable for 5 minutes.
+    expect(found.message.result).toMatchObject({ ttlMs: 300_000, cacheScope: "public" });
     expectEndpointHeaders(found);
 
     const call = modern("tools/call", { name: "get_product", arguments: { slug: "fixture-mixed-offers" } }, 2);
@@ -169,6 +171,12 @@ describe("malformed requests are HTTP errors of the transport, never 500", () =>
   it("a body that is not sent as JSON", async () => {
     const res = await raw("POST", { headers: { "Content-Type": "text/plain", Accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize()) });
     expect(res.status).toBe(415);
+    expectEndpointHeaders(res);
+  });
+
+  it("a body over 1 MiB, as for the API", async () => {
+    const res = await rpc(toolCall("search_help", { q: "x".repeat(1_100_000) }));
+    expect(res.status).toBe(413);
     expectEndpointHeaders(res);
   });
 

@@ -4,12 +4,14 @@
  * both protocol eras and the @modelcontextprotocol/sdk 1.x Client. Every tool is listed and
  * called; the catalog tools answer exactly what the API answers for the same input.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import {
   api,
   baseUrl,
   CARD_KEYS,
   expectExactKeys,
+  findInventoryLeak,
   OFFER_KEYS,
   PRODUCT_KEYS,
   qs,
@@ -121,6 +123,7 @@ describe.each(CLIENTS)("MCP over HTTP with $label", (kind) => {
     expectExactKeys(body.meta, ["request_id"], "product meta");
     for (const offer of body.data.offers) expectExactKeys(offer, OFFER_KEYS, "offer");
     expect(body.data.offers.map((o: { price_cents: number }) => o.price_cents)).toEqual([6000, 7000, 9800, 10000]);
+    expect(findInventoryLeak(body)).toEqual([]);
   });
 
   it("get_categories returns the API's body", async () => {
@@ -368,6 +371,21 @@ describe("search_help: every word, in title, summary or text, published articles
     const underscore = await slugsOf({ q: "_" });
     expect(underscore.length).toBeGreaterThan(0);
     expect(underscore.length).toBeLessThan(all.length);
+  });
+
+  it("never finds or reads an unpublished article", async () => {
+    const client = new pg.Client({ connectionString: inject("DATABASE_URL") });
+    await client.connect();
+    const slug = `draft-${Date.now()}`;
+    try {
+      await client.query("INSERT INTO help_articles (slug, title, summary, body, published) VALUES ($1, $2, $2, $2, false)", [slug, "Zebrafinch draft article"]);
+      expect(await slugsOf({ q: "Zebrafinch" })).toEqual([]);
+      expect(await slugsOf({})).not.toContain(slug);
+      expectToolError(await session.callTool("get_help_article", { slug }), { type: "not_found_error", code: "help_article_not_found" });
+    } finally {
+      await client.query("DELETE FROM help_articles WHERE slug = $1", [slug]);
+      await client.end();
+    }
   });
 
   it("takes SQL and backslashes as text", async () => {
