@@ -10,27 +10,32 @@ import { z as zod } from "@/lib/schemas/zod";
  * that bad arguments become a tool error carrying the API's error envelope; the SDK's own check
  * would answer with a bare message instead.
  */
-export function advertisedInput(json: JsonSchema): StandardSchemaWithJSON<Record<string, unknown>> {
+export function advertisedInput(json: () => JsonSchema): StandardSchemaWithJSON<Record<string, unknown>> {
   return {
     "~standard": {
       version: 1,
       vendor: "marketplace",
       validate: (value) => ({ value: (value ?? {}) as Record<string, unknown> }),
-      jsonSchema: { input: () => json, output: () => json },
+      jsonSchema: { input: json, output: json },
     },
   };
 }
 
+/** A JSON Schema made on first use and kept: tools are the same for every request. */
+export function once(make: () => JsonSchema): () => JsonSchema {
+  let value: JsonSchema | undefined;
+  return () => (value ??= make());
+}
+
 /**
- * A tool's output schema: the API's response body, success (`{ data, meta }`) or error
+ * A tool's output schema (made once per tool, not per request): the API's response body, success (`{ data, meta }`) or error
  * (`{ error }`), advertised as openapi.json describes it and checked by the same zod schemas.
  * Both shapes are declared because a tool error carries the error envelope as its structured
  * content, and 2025-era clients check structured content against the schema even on errors.
  */
 export function responseBody(success: z.ZodType): StandardSchemaWithJSON {
   const schema = zod.union([success, ErrorEnvelope]);
-  let json: JsonSchema | undefined;
-  const advertised = () => (json ??= { type: "object", ...jsonSchemaOf(schema) });
+  const advertised = once(() => ({ type: "object", ...jsonSchemaOf(schema) }));
   return {
     "~standard": {
       version: 1,

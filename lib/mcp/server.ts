@@ -2,7 +2,6 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { absoluteUrl } from "@/lib/config";
 import { errorOf } from "@/lib/http/errors";
 import { serverInstructions } from "./instructions";
-import { advertisedInput, responseBody } from "./schemas";
 import { TOOLS } from "./tools";
 
 const CACHE_HINT = { ttlMs: 300_000, cacheScope: "public" } as const;
@@ -38,8 +37,8 @@ export function createMcpServer(context: McpRequestContext): McpServer {
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: advertisedInput(tool.input()),
-        outputSchema: responseBody(tool.output),
+        inputSchema: tool.inputSchema,
+        outputSchema: tool.outputSchema,
         annotations: tool.annotations,
       },
       async (args) => {
