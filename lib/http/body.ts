@@ -23,6 +23,15 @@ export async function parseJsonBody<S extends z.ZodType>(schema: S, request: Req
   } catch {
     throw new AppError("body_invalid_json", "The request body is not valid JSON.");
   }
+  return validateJson(schema, raw);
+}
+
+/**
+ * Validates a parsed JSON object (a request body, or MCP tool arguments) as a body is validated:
+ * the first problem becomes a 400 naming the field as the client wrote it (`items[2].quantity`),
+ * `parameter_missing` when it is absent, and unknown fields are refused by name.
+ */
+export function validateJson<S extends z.ZodType>(schema: S, raw: unknown): z.output<S> {
   const result = schema.safeParse(raw);
   if (result.success) return result.data;
   const issue = result.error.issues[0]!;

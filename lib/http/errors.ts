@@ -1,4 +1,5 @@
-import type { ErrorCode, RejectedLine } from "@/lib/errors";
+import { AppError, type ErrorCode, type RejectedLine } from "@/lib/errors";
+import { logError } from "./log";
 
 export type ErrorType =
   | "invalid_request_error"
@@ -52,4 +53,18 @@ export function errorBody(
       request_id: requestId,
     },
   };
+}
+
+const INTERNAL_MESSAGE = "Something went wrong on our side. Retry later; quote the request id if it persists.";
+
+/**
+ * The status and envelope for anything thrown: an AppError as itself, anything else as a 500
+ * that says nothing of its cause (the cause goes to the error log).
+ */
+export function errorOf(err: unknown, requestId: string): { status: number; body: ErrorBody } {
+  if (err instanceof AppError) {
+    return { status: ERROR_TABLE[err.code].status, body: errorBody(err.code, err.message, requestId, err.param, err.rejected) };
+  }
+  logError(requestId, err);
+  return { status: ERROR_TABLE.internal_error.status, body: errorBody("internal_error", INTERNAL_MESSAGE, requestId) };
 }

@@ -4,8 +4,11 @@ import { publicRoute } from "./route";
 
 type Method = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
-/** Handlers for the methods a public endpoint does not serve (405 envelope) and CORS preflight. */
-export function otherMethods(allowed: Method[]) {
+/**
+ * Handlers for the methods a public endpoint does not serve (405 envelope) and CORS preflight,
+ * which allows `requestHeaders` (default: those of the JSON API).
+ */
+export function otherMethods(allowed: Method[], options: { requestHeaders?: string[] } = {}) {
   const refuse = publicRoute({ name: "public.method_not_allowed", limit: "catalog" }, async ({ request }) => {
     throw new AppError("method_not_allowed", `${request.method} is not allowed here; use ${allowed.join(" or ")}.`);
   });
@@ -15,7 +18,7 @@ export function otherMethods(allowed: Method[]) {
     return response;
   };
   return {
-    OPTIONS: async () => preflightResponse(allowed),
+    OPTIONS: async () => preflightResponse(allowed, options.requestHeaders),
     GET: notAllowed,
     POST: notAllowed,
     PUT: notAllowed,

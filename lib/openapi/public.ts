@@ -1,15 +1,6 @@
 import { OpenApiGeneratorV31, OpenAPIRegistry, type ResponseConfig } from "@asteasolutions/zod-to-openapi";
-import {
-  CategoriesMeta,
-  CategoryNode,
-  ProductCard,
-  ProductPath,
-  ProductRecord,
-  RequestMeta,
-  SearchMeta,
-  SearchQuery,
-} from "@/lib/schemas/catalog";
-import { CartLinkRequest, CartLinkResult } from "@/lib/schemas/cart";
+import { CategoriesResponse, ProductPath, ProductResponse, SearchQuery, SearchResponse } from "@/lib/schemas/catalog";
+import { CartLinkRequest, CartLinkResponse } from "@/lib/schemas/cart";
 import { RATE_LIMITS } from "@/lib/ratelimit/config";
 import { ErrorEnvelope } from "@/lib/schemas/errors";
 import { z } from "@/lib/schemas/zod";
@@ -56,7 +47,7 @@ function buildDocument() {
     tags: ["Catalog"],
     request: { query: SearchQuery },
     responses: {
-      200: json("Product cards and search meta.", z.object({ data: z.array(ProductCard), meta: SearchMeta }).strict(), cacheHeaders),
+      200: json("Product cards and search meta.", SearchResponse, cacheHeaders),
       304: notModified,
       ...errors,
     },
@@ -70,7 +61,7 @@ function buildDocument() {
     tags: ["Catalog"],
     request: { params: ProductPath },
     responses: {
-      200: json("The product record.", z.object({ data: ProductRecord, meta: RequestMeta }).strict(), cacheHeaders),
+      200: json("The product record.", ProductResponse, cacheHeaders),
       304: notModified,
       404: json("No publicly listed product has this slug.", ErrorEnvelope),
       429: errors[429],
@@ -85,7 +76,7 @@ function buildDocument() {
     summary: "The active category tree",
     tags: ["Catalog"],
     responses: {
-      200: json("Every active category as a nested tree.", z.object({ data: z.array(CategoryNode), meta: CategoriesMeta }).strict(), cacheHeaders),
+      200: json("Every active category as a nested tree.", CategoriesResponse, cacheHeaders),
       304: notModified,
       429: errors[429],
       500: errors[500],
@@ -102,7 +93,7 @@ function buildDocument() {
     tags: ["Cart links"],
     request: { body: { required: true, content: { "application/json": { schema: CartLinkRequest } } } },
     responses: {
-      200: json("At least one line was accepted.", z.object({ data: CartLinkResult, meta: RequestMeta }).strict(), {
+      200: json("At least one line was accepted.", CartLinkResponse, {
         ...baseHeaders,
         "Cache-Control": z.string().openapi({ description: "Always `no-store`." }),
       }),

@@ -1,3 +1,4 @@
+import { RequestMeta } from "./catalog";
 import { z } from "./zod";
 
 /** Cart-link limits (spec section 8). */
@@ -12,8 +13,8 @@ export const CART_LINK_LIMITS = {
 export const REJECT_REASONS = ["unavailable", "insufficient_stock"] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
 
-// No regex flags: the pattern is published in openapi.json, and JSON Schema patterns have none
-// (an `i` flag came out as a literal "/i" after the `$`, a pattern no id can match).
+// Case-insensitive by its character classes, not by a flag: JSON Schema patterns have no flags,
+// and the generator would otherwise write the `/i` into the pattern text.
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export const CartLinkItem = z
@@ -70,3 +71,6 @@ export const CartLinkResult = z
   .strict()
   .openapi("CartLinkResult");
 export type CartLinkResultData = z.output<typeof CartLinkResult>;
+
+/** Success body of POST /cart-links and structured result of the `create_cart_link` tool. */
+export const CartLinkResponse = z.object({ data: CartLinkResult, meta: RequestMeta }).strict();

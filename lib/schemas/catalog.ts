@@ -290,3 +290,8 @@ export const CategoriesMeta = z
   .object({ count: z.number().int().openapi({ description: "Number of categories in the tree." }), request_id: z.string() })
   .strict()
   .openapi("CategoriesMeta");
+
+// Success bodies (`{ data, meta }`): the API's responses and the MCP tools' structured results.
+export const SearchResponse = z.object({ data: z.array(ProductCard), meta: SearchMeta }).strict();
+export const ProductResponse = z.object({ data: ProductRecord, meta: RequestMeta }).strict();
+export const CategoriesResponse = z.object({ data: z.array(CategoryNode), meta: CategoriesMeta }).strict();

@@ -1,0 +1,90 @@
+import { formatCents } from "@/lib/catalog/money";
+import type { SearchResult } from "@/lib/catalog/search";
+import type { CartLinkResultData } from "@/lib/schemas/cart";
+import type { CategoryNodeData, ProductRecordData } from "@/lib/schemas/catalog";
+import type { HelpArticleData, HelpArticleSummaryData } from "@/lib/schemas/help";
+import type { ConnectionGuideData } from "@/lib/schemas/mcp";
+
+/*
+ * The short text rendering that goes with each tool's structured result, for clients that show
+ * the model only text: enough to take the next step (slugs, listing ids, the next page), with
+ * the complete JSON in structuredContent.
+ */
+
+const price = (cents: number | null) => (cents === null ? "no price" : formatCents(cents));
+
+export function searchText({ data, meta }: SearchResult): string {
+  const lines = [
+    meta.total === 0
+      ? "No products match."
+      : `${meta.total} products match; page ${meta.page} of ${meta.page_count} (${meta.page_size} per page).`,
+    ...data.map(
+      (card, i) =>
+        `${(meta.page - 1) * meta.page_size + i + 1}. ${card.title} | from ${price(card.min_price_cents)}, ${card.offer_count} offer(s) | slug: ${card.slug}`,
+    ),
+  ];
+  const facets = (["category", "brand", "condition", "price"] as const)
+    .filter((name) => meta.facets[name].length > 0)
+    .map((name) => `${name}: ${meta.facets[name].map((f) => `${f.value} (${f.count})`).join(", ")}`);
+  if (facets.length > 0) lines.push(`Filters (value and count): ${facets.join("; ")}.`);
+  if (meta.page < meta.page_count) lines.push(`More: call search_products again with page=${meta.page + 1}.`);
+  if (data.length > 0) lines.push("Call get_product with a slug for its offers and listing ids.");
+  return lines.join("\n");
+}
+
+export function productText(product: ProductRecordData): string {
+  const lines = [
+    `${product.title}${product.brand ? ` by ${product.brand.name}` : ""} | slug: ${product.slug} | ${product.url}`,
+    product.category_breadcrumb.length ? `Category: ${product.category_breadcrumb.map((c) => c.name).join(" > ")}` : "",
+    product.offers.length === 0 ? "No purchasable offers right now." : `Offers, cheapest first (lowest ${price(product.min_price_cents)}):`,
+    ...product.offers.map(
+      (o) =>
+        `- listing_id ${o.listing_id}: ${formatCents(o.price_cents)}${o.on_sale ? ` (was ${formatCents(o.list_price_cents)})` : ""}, ${o.condition_label}, sold by ${o.store_name}, ${o.in_stock ? "in stock" : "backorder"}${o.listing_id === product.buy_box_listing_id ? " [buy box]" : ""}`,
+    ),
+    product.offers.length ? "To buy, call create_cart_link with { items: [{ listing_id, quantity }] } and give the link to the person." : "",
+  ];
+  return lines.filter(Boolean).join("\n");
+}
+
+export function categoriesText(tree: CategoryNodeData[], count: number): string {
+  const lines = [`${count} categories (slug: name); use a slug as search_products' category.`];
+  const walk = (nodes: CategoryNodeData[], depth: number) => {
+    for (const node of nodes) {
+      lines.push(`${"  ".repeat(depth)}- ${node.slug}: ${node.name}`);
+      walk(node.children, depth + 1);
+    }
+  };
+  walk(tree, 0);
+  return lines.join("\n");
+}
+
+export function cartLinkText(link: CartLinkResultData): string {
+  return [
+    `Cart link for the person to open (expires ${link.expires_at}): ${link.url}`,
+    `${link.accepted} line(s) accepted${link.rejected.length ? `; left out: ${link.rejected.map((r) => `${r.listing_id} (${r.reason})`).join(", ")}` : ""}.`,
+    "Opening it fills that person's own cart, where they review and pay. It places no order and reserves no stock; price and availability are checked again when it is opened.",
+  ].join("\n");
+}
+
+export function helpSearchText(articles: HelpArticleSummaryData[]): string {
+  if (articles.length === 0) return "No help article matches. Call search_help without q to list them all.";
+  return [
+    `${articles.length} help article(s):`,
+    ...articles.map((a) => `- ${a.title} (slug: ${a.slug}): ${a.summary} ${a.url}`),
+    "Call get_help_article with a slug for its text.",
+  ].join("\n");
+}
+
+export function helpArticleText(article: HelpArticleData): string {
+  return `${article.url}\n\n${article.body}`;
+}
+
+export function connectionGuideText(guide: ConnectionGuideData): string {
+  return [
+    `MCP server: ${guide.server_url} (streamable HTTP, POST only, stateless, no authentication)`,
+    ...guide.clients.map((c) => `\n## ${c.name}\n${c.steps}\n\n${c.snippet}`),
+    "\n## Rules",
+    ...guide.notes.map((note) => `- ${note}`),
+    `\nMore: ${guide.docs_url}`,
+  ].join("\n");
+}

@@ -1,0 +1,280 @@
+/**
+ * Spec 4.6, 7 and 8 for the public MCP endpoint as HTTP: POST only (405 otherwise), stateless
+ * (no Mcp-Session-Id, in either protocol era), no cookie, its own rate-limit bucket of 30 / 5 per
+ * second per client IP taken before the SDK sees the request, X-Request-Id and X-RateLimit-* on
+ * every response, CORS for any origin, one log line per request.
+ */
+import { readFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { describe, expect, inject, it } from "vitest";
+import { type ApiResponse, expectErrorEnvelope, randomClientIp } from "../helpers/http";
+import { initialize, MCP_PATH, mcpUrl, rpc, type RpcResponse, toolCall, withoutRequestId } from "../helpers/mcp";
+
+/** A raw request to the endpoint, read as the API helpers read responses. */
+async function raw(method: string, init: RequestInit = {}, clientIp = randomClientIp()): Promise<ApiResponse> {
+  const headers = new Headers(init.headers);
+  headers.set("X-Forwarded-For", clientIp);
+  const res = await fetch(mcpUrl(), { ...init, method, headers, signal: AbortSignal.timeout(25_000) });
+  const text = await res.text();
+  let json: any = null;
+  try {
+    json = text ? JSON.parse(text) : null;
+  } catch {
+    json = null;
+  }
+  return { status: res.status, headers: res.headers, json, text };
+}
+
+/** A 2026-07-28 request: the per-request `_meta` envelope and the standard headers. */
+function modern(method: string, params: Record<string, unknown> = {}, id = 1) {
+  return {
+    body: {
+      jsonrpc: "2.0",
+      id,
+      method,
+      params: {
+        ...params,
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "marketplace-contract-tests", version: "1.0.0" },
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
+    },
+    headers: {
+      "Mcp-Protocol-Version": "2026-07-28",
+      "Mcp-Method": method,
+      ...(typeof params.name === "string" ? { "Mcp-Name": params.name } : {}),
+    },
+  };
+}
+
+function expectEndpointHeaders(res: { headers: Headers }) {
+  expect(res.headers.get("x-request-id")).toMatch(/^[A-Za-z0-9._-]{8,128}$/);
+  expect(res.headers.get("x-ratelimit-limit")).toMatch(/^\d+$/);
+  expect(res.headers.get("x-ratelimit-remaining")).toMatch(/^\d+$/);
+  expect(res.headers.get("x-ratelimit-reset")).toMatch(/^\d+$/);
+  expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  expect(res.headers.get("mcp-session-id")).toBeNull();
+  expect(res.headers.get("set-cookie")).toBeNull();
+}
+
+describe("only POST is served", () => {
+  it.each(["GET", "DELETE", "PUT", "PATCH"])("%s answers 405 with Allow and the error envelope", async (method) => {
+    const res = await raw(method, { headers: { Accept: "text/event-stream" } });
+    expectErrorEnvelope(res, { status: 405, type: "method_not_allowed_error", code: "method_not_allowed" });
+    expect(res.headers.get("allow")).toBe("POST, OPTIONS");
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expectEndpointHeaders(res);
+  });
+
+  it("a GET asking for an event stream opens none", async () => {
+    const res = await raw("GET", { headers: { Accept: "text/event-stream", "Mcp-Protocol-Version": "2025-06-18" } });
+    expect(res.status).toBe(405);
+    expect(res.headers.get("content-type")).not.toMatch(/event-stream/);
+  });
+
+  it("CORS preflight allows POST and the MCP request headers, from any origin", async () => {
+    const res = await raw("OPTIONS", {
+      headers: { Origin: "https://agent.example", "Access-Control-Request-Method": "POST", "Access-Control-Request-Headers": "content-type, mcp-protocol-version" },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-allow-methods")).toBe("POST, OPTIONS");
+    const allowed = (res.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(/\s*,\s*/);
+    for (const header of ["content-type", "accept", "mcp-protocol-version", "mcp-method", "mcp-name", "last-event-id"]) {
+      expect(allowed).toContain(header);
+    }
+    expect(res.headers.get("access-control-allow-credentials")).toBeNull();
+  });
+
+  it("responses expose the rate-limit headers, the request id and Retry-After to browsers", async () => {
+    const res = await rpc(initialize());
+    const exposed = (res.headers.get("access-control-expose-headers") ?? "").toLowerCase();
+    for (const header of ["x-request-id", "retry-after", "x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset"]) {
+      expect(exposed).toContain(header);
+    }
+  });
+});
+
+describe("stateless in both protocol eras: no session id, no cookie", () => {
+  it("2025: initialize answers without a session id, and a later call needs none", async () => {
+    const init = await rpc(initialize());
+    expect(init.status).toBe(200);
+    expect(init.message.result.protocolVersion).toBe("2025-06-18");
+    expect(init.message.result.capabilities).toEqual({ tools: { listChanged: false } });
+    expect(init.message.result.serverInfo).toMatchObject({ name: "marketplace", version: "1.0.0" });
+    expectEndpointHeaders(init);
+
+    const notified = await rpc({ jsonrpc: "2.0", method: "notifications/initialized" });
+    expect(notified.status).toBe(202);
+    expectEndpointHeaders(notified);
+
+    const call = await rpc(toolCall("get_categories", {}, 2));
+    expect(call.status).toBe(200);
+    expect(call.message.result.structuredContent.meta.request_id).toBe(call.headers.get("x-request-id"));
+    expectEndpointHeaders(call);
+  });
+
+  it("2026-07-28: server/discover and tools/call answer JSON without a session id", async () => {
+    const discover = modern("server/discover");
+    const found = await rpc(discover.body, { headers: discover.headers });
+    expect(found.status).toBe(200);
+    expect(found.message.result.supportedVersions).toContain("2026-07-28");
+    expect(found.message.result.capabilities.tools).toEqual({ listChanged: false });
+    expect(found.message.result.instructions).toContain("create_cart_link");
+    // The server description and tool list change only with a release: cacheable for 5 minutes.
+    expect(found.message.result).toMatchObject({ ttlMs: 300_000, cacheScope: "public" });
+    expectEndpointHeaders(found);
+
+    const call = modern("tools/call", { name: "get_product", arguments: { slug: "fixture-mixed-offers" } }, 2);
+    const res = await rpc(call.body, { headers: call.headers });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(res.message.result.structuredContent.data.slug).toBe("fixture-mixed-offers");
+    expectEndpointHeaders(res);
+  });
+
+  it("a cookie sent along changes nothing and none is set", async () => {
+    const plain = await rpc(toolCall("search_products", { q: "Quokkaphone" }));
+    const withCookie = await rpc(toolCall("search_products", { q: "Quokkaphone" }), { headers: { Cookie: `cart=${"a".repeat(43)}; session=x` } });
+    const strip = (r: RpcResponse) => withoutRequestId(r.message.result.structuredContent);
+    expect(strip(withCookie)).toEqual(strip(plain));
+    expect(withCookie.headers.get("set-cookie")).toBeNull();
+  });
+});
+
+describe("request ids", () => {
+  it("a well-formed incoming X-Request-Id is the result's request id", async () => {
+    const id = `mcpcheck-${randomBytes(6).toString("hex")}`;
+    const res = await rpc(toolCall("get_categories", {}), { headers: { "X-Request-Id": id } });
+    expect(res.headers.get("x-request-id")).toBe(id);
+    expect(res.message.result.structuredContent.meta.request_id).toBe(id);
+  });
+
+  it("a tool error's envelope carries the response's request id", async () => {
+    const res = await rpc(toolCall("search_products", { page: 0 }));
+    expect(res.status).toBe(200);
+    expect(res.message.result.isError).toBe(true);
+    expect(res.message.result.structuredContent.error.request_id).toBe(res.headers.get("x-request-id"));
+  });
+});
+
+describe("malformed requests are HTTP errors of the transport, never 500", () => {
+  it("a body that is not JSON", async () => {
+    const res = await rpc("{not json");
+    expect(res.status).toBe(400);
+    expect(res.message.error.code).toBe(-32700);
+    expectEndpointHeaders(res);
+  });
+
+  it("a body that is not sent as JSON", async () => {
+    const res = await raw("POST", { headers: { "Content-Type": "text/plain", Accept: "application/json, text/event-stream" }, body: JSON.stringify(initialize()) });
+    expect(res.status).toBe(415);
+    expectEndpointHeaders(res);
+  });
+
+  it("a body over 1 MiB, as for the API", async () => {
+    const res = await rpc(toolCall("search_help", { q: "x".repeat(1_100_000) }));
+    expect(res.status).toBe(413);
+    expectEndpointHeaders(res);
+  });
+
+  it("an unknown tool is a JSON-RPC error (invalid params), not a 500", async () => {
+    const res = await rpc(toolCall("place_order", {}));
+    expect(res.status).toBe(200);
+    expect(res.message.error.code).toBe(-32602);
+  });
+
+  it("arguments that are not an object are refused by the protocol layer", async () => {
+    const res = await rpc({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "search_products", arguments: [1, 2] } });
+    expect(res.status).toBeLessThan(500);
+    expect(res.message.error.code).toBe(-32602);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Rate limit: 30 burst, 5 per second, per client IP, taken before any work
+// ---------------------------------------------------------------------------------------------
+
+/** `n` requests at once (a burst well inside one refill interval of 200 ms). */
+const burst = <T>(n: number, send: () => Promise<T>) => Promise.all(Array.from({ length: n }, send));
+
+/**
+ * 31 requests at once from a fresh address. A token that comes back during the burst (one every
+ * 200 ms) shows as a repeated X-RateLimit-Remaining value and accounts for every extra request let
+ * through; tries fresh addresses until one burst fits in one refill interval.
+ */
+async function exactBurst(send: (ip: string) => Promise<RpcResponse>) {
+  for (let attempt = 1; attempt <= 5; attempt++) {
+    // Opens the connections the burst will use, each request from its own address.
+    await burst(31, () => rpc(initialize()));
+    const ip = randomClientIp();
+    const responses = await burst(31, () => send(ip));
+    const remaining = responses.filter((r) => r.status !== 429).map((r) => Number(r.headers.get("x-ratelimit-remaining")));
+    const refills = remaining.length - new Set(remaining).size;
+    expect(remaining.length, "requests let through").toBe(30 + refills);
+    if (refills === 0) return { ip, responses, remaining };
+  }
+  throw new Error("no burst fitted in one refill interval in 5 attempts");
+}
+
+describe("rate limit: a burst of 30, then 5 per second, per client IP", () => {
+  it("the 31st rapid tools/call from one address gets 429 with Retry-After and the envelope", async () => {
+    const { responses, remaining } = await exactBurst((ip) => rpc(toolCall("get_help_article", { slug: "returns" }), { clientIp: ip }));
+    expect(responses.filter((r) => r.status === 200)).toHaveLength(30);
+    expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
+    const over = responses.filter((r) => r.status === 429);
+    expect(over).toHaveLength(1);
+    const res = over[0]!;
+    expect(res.headers.get("content-type")).toMatch(/^application\/json/);
+    expectErrorEnvelope({ status: res.status, headers: res.headers, json: JSON.parse(res.text), text: res.text }, { status: 429, type: "rate_limit_error", code: "rate_limited" });
+    expect(res.headers.get("retry-after")).toBe("1");
+    expect(res.headers.get("x-ratelimit-limit")).toBe("30");
+    expect(res.headers.get("x-ratelimit-remaining")).toBe("0");
+    expect(res.headers.get("mcp-session-id")).toBeNull();
+  });
+
+  it("initialize takes a token too, from a bucket of its own, apart from the catalog API's", async () => {
+    const { ip } = await exactBurst((ip) => rpc(initialize(), { clientIp: ip }));
+    const search = await fetch(`${mcpUrl().replace(MCP_PATH, "")}/api/public/v1/search?q=lamp`, { headers: { "X-Forwarded-For": ip } });
+    await search.arrayBuffer();
+    expect(search.status).toBe(200);
+    expect(search.headers.get("x-ratelimit-remaining")).toBe("29");
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// One log line per request
+// ---------------------------------------------------------------------------------------------
+
+async function logLineFor(requestId: string): Promise<Record<string, unknown>> {
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const lines = (await readFile(inject("SERVER_LOG"), "utf8")).split("\n");
+    const found = lines.filter((l) => l.includes(requestId));
+    if (found.length > 0) {
+      expect(found, "exactly one line").toHaveLength(1);
+      return JSON.parse(found[0]!);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`no log line for ${requestId}`);
+}
+
+describe("one JSON log line per request", () => {
+  it("names the route, the first-hop IP, the User-Agent, and the error of a failed tool call", async () => {
+    const ok = `mcplog-${randomBytes(6).toString("hex")}`;
+    await rpc(toolCall("get_categories", {}), { headers: { "X-Request-Id": ok, "User-Agent": "log-test-agent/1.0 (+https://example.com/bot)" }, clientIp: "203.0.113.9" });
+    const line = await logLineFor(ok);
+    expect(Object.keys(line).sort()).toEqual(["duration_ms", "ip", "level", "method", "msg", "request_id", "route", "status", "user_agent"].sort());
+    expect(line).toMatchObject({ method: "POST", route: "public.mcp", status: 200, ip: "203.0.113.9", user_agent: "log-test-agent/1.0 (+https://example.com/bot)" });
+
+    const failed = `mcplog-${randomBytes(6).toString("hex")}`;
+    await rpc(toolCall("get_product", { slug: "fixture-unlisted" }), { headers: { "X-Request-Id": failed } });
+    expect(await logLineFor(failed)).toMatchObject({ route: "public.mcp", status: 200, error: "product_not_found" });
+
+    const refused = `mcplog-${randomBytes(6).toString("hex")}`;
+    await raw("GET", { headers: { "X-Request-Id": refused } });
+    expect(await logLineFor(refused)).toMatchObject({ status: 405, error: "method_not_allowed" });
+  });
+});
