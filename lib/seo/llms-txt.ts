@@ -14,7 +14,7 @@ export async function llmsTxt(): Promise<string> {
   const api = absoluteUrl("/api/public/v1");
   const openapi = absoluteUrl("/api/public/v1/openapi.json");
   const mcp = absoluteUrl("/api/mcp/mcp");
-  const { catalog, cart_links: cartLinks } = RATE_LIMITS;
+  const { catalog, cart_links: cartLinks, mcp: mcpLimit } = RATE_LIMITS;
 
   return `# Marketplace
 
@@ -38,7 +38,7 @@ Money is always integer cents (\`*_cents\`, USD). Stock is only a boolean \`in_s
 
 ## Rules for clients
 
-- Rate limits are per client IP and per endpoint (token buckets): search, product, categories and the MCP endpoint each allow a burst of ${catalog.capacity} requests, then ${catalog.refillPerSecond} per second; \`POST /cart-links\` allows ${cartLinks.capacity}, then ${cartLinks.refillPerSecond} per second. Public API responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; a 429 carries \`Retry-After\` (seconds).
+- Rate limits are per client IP and per endpoint (token buckets): search, product and categories each allow a burst of ${catalog.capacity} requests, then ${catalog.refillPerSecond} per second; the MCP endpoint ${mcpLimit.capacity}, then ${mcpLimit.refillPerSecond} per second; \`POST /cart-links\` allows ${cartLinks.capacity}, then ${cartLinks.refillPerSecond} per second. Public API responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\`; a 429 carries \`Retry-After\` (seconds).
 - Over the limit the answer is 429 with a \`Retry-After\` header (seconds): wait at least that long before retrying.
 - Send a descriptive \`User-Agent\` naming your agent and a way to reach you (for example \`example-shopping-agent/1.2 (+https://agent.example.com)\`).
 - Reuse cacheable responses: catalog reads carry \`Cache-Control\` and an \`ETag\`; revalidate with \`If-None-Match\` for a free 304.

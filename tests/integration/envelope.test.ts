@@ -123,3 +123,13 @@ describe("A path with a malformed percent-escape is not found, never a 500", () 
     expect(res.text).toContain('data-page="not-found"');
   });
 });
+
+describe("Unknown paths under /api/mcp answer the 404 envelope", () => {
+  it.each(["/api/mcp", "/api/mcp/sse", "/api/mcp/mcp/extra"])("%s", async (path) => {
+    for (const method of ["GET", "POST"]) {
+      const res = await api(path, { method });
+      expectErrorEnvelope(res, { status: 404, type: "not_found_error", code: "route_not_found" });
+      expect(res.json.error.message).toContain("/api/mcp/mcp");
+    }
+  });
+});
