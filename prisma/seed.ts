@@ -4,7 +4,7 @@
  * Replaces the catalog of DATABASE_URL with the deterministic seed (lib/seed/seed.ts).
  */
 import { SingleBar } from "cli-progress";
-import { createDb } from "../lib/db";
+import { closeDb, createDb } from "../lib/db";
 import { DEFAULT_PRODUCTS, seedCatalog } from "../lib/seed/seed";
 
 function parseArgs(argv: string[]): { products: number } {
@@ -50,7 +50,7 @@ async function main() {
         .join(" ") + ` elapsed=${seconds}s`,
     );
   } finally {
-    await db.$disconnect();
+    await closeDb(db);
   }
 }
 

@@ -28,6 +28,15 @@ export function createDb(
   return new PrismaClient({ adapter });
 }
 
+/**
+ * Ends a script's use of the database: disconnects `client` and, without DATABASE_URL, closes the
+ * embedded database (its process would not exit otherwise).
+ */
+export async function closeDb(client: PrismaClient): Promise<void> {
+  await client.$disconnect();
+  if (!process.env.DATABASE_URL) await embeddedDatabase().close();
+}
+
 /** Settings of every database session the app opens (measured with `npm run bench`). */
 export const SESSION_SETTINGS = {
   // Many short queries at once: a parallel worker's start-up cost more than it saved.
