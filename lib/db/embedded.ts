@@ -78,7 +78,7 @@ async function query<T>(on: Queryable, sql: string, params: unknown[] = [], opti
   return (results.at(-1) ?? { rows: [], fields: [], affectedRows: 0 }) as Results<T>;
 }
 
-/** The part of PGlite that pglite-prisma-adapter uses, each call taking its turn at `gate`. */
+/** The part of PGlite that pglite-prisma-adapter uses, each call (a whole transaction, too) taking its `turn`. */
 function adapterClient(opened: () => PGlite, turn: <T>(fn: () => Promise<T>) => Promise<T>): PGlite {
   const inTransaction = (tx: Transaction) => ({
     query: (sql: string, params?: unknown[], options?: Parameters<PGlite["query"]>[2]) => query(tx, sql, params, options),
