@@ -7,8 +7,9 @@ const PUBLIC_PAGES = ["/", "/search", "/c/:slug", "/p/:slug", "/help", "/help/:s
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
-  // The pg driver and Prisma's generated client run on the Node runtime, unbundled.
-  serverExternalPackages: ["pg", "@prisma/adapter-pg"],
+  // The database drivers run on the Node runtime, unbundled (PGlite loads its WebAssembly and
+  // extension files from its own package folder).
+  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@electric-sql/pglite", "pglite-prisma-adapter"],
   async headers() {
     return [
       ...PUBLIC_PAGES.map((source) => ({

@@ -1,4 +1,4 @@
-import { createDb } from "../lib/db";
+import { closeDb, createDb } from "../lib/db";
 import { migrate } from "../lib/db/migrate";
 
 const client = createDb(undefined, { maintenance: true });
@@ -7,4 +7,4 @@ migrate(client, (line) => console.log(line))
     console.error(err);
     process.exitCode = 1;
   })
-  .finally(() => client.$disconnect());
+  .finally(() => closeDb(client));

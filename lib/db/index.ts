@@ -1,18 +1,20 @@
 import { PrismaPg } from "@prisma/adapter-pg";
+import { embeddedDatabase } from "./embedded";
 import { PrismaClient } from "./generated/client";
 
 export { Prisma } from "./generated/client";
 export type { PrismaClient } from "./generated/client";
 
 /**
- * The one place a database client is made. Every query in the app goes through `db()`,
- * so another driver adapter (an embedded database) can be plugged in here without
- * touching any query.
+ * The one place a database client is made. Every query in the app goes through `db()`.
+ * With a connection string (DATABASE_URL), a PostgreSQL server through node-postgres; without
+ * one, the embedded database of this process (lib/db/embedded.ts). The same queries run on both.
  */
 export function createDb(
-  connectionString = databaseUrl(),
+  connectionString = process.env.DATABASE_URL,
   { maintenance = false }: { maintenance?: boolean } = {},
 ): PrismaClient {
+  if (!connectionString) return embeddedDatabase().prisma();
   const settings: Record<string, string> = { ...SESSION_SETTINGS };
   // Migrations, seeds and benchmark set-up legitimately run long statements.
   if (maintenance) settings.statement_timeout = "0";
@@ -26,6 +28,15 @@ export function createDb(
   return new PrismaClient({ adapter });
 }
 
+/**
+ * Ends a script's use of the database: disconnects `client` and, without DATABASE_URL, closes the
+ * embedded database (its process would not exit otherwise).
+ */
+export async function closeDb(client: PrismaClient): Promise<void> {
+  await client.$disconnect();
+  if (!process.env.DATABASE_URL) await embeddedDatabase().close();
+}
+
 /** Settings of every database session the app opens (measured with `npm run bench`). */
 export const SESSION_SETTINGS = {
   // Many short queries at once: a parallel worker's start-up cost more than it saved.
@@ -36,12 +47,6 @@ export const SESSION_SETTINGS = {
   // No request waits on one statement for longer than this (maintenance clients lift it).
   statement_timeout: "15s",
 } as const;
-
-export function databaseUrl(): string {
-  const url = process.env.DATABASE_URL;
-  if (!url) throw new Error("DATABASE_URL is not set (see .env.example)");
-  return url;
-}
 
 // One client per process; kept on globalThis so dev-mode hot reloads do not leak pools.
 const holder = globalThis as unknown as { __marketplaceDb?: PrismaClient };

@@ -24,7 +24,7 @@ let db: pg.Pool;
 beforeAll(async () => {
   database = await createTestDatabase({ logPrefix: "[cart-pages]" });
   try {
-    server = await startServer({ databaseUrl: database.databaseUrl, logPrefix: "[cart-pages]" });
+    server = await startServer({ database, logPrefix: "[cart-pages]" });
   } catch (err) {
     await database.drop();
     throw err;

@@ -1,14 +1,24 @@
 /**
  * Starts the app for a test run: a database of its own, migrated and seeded, and the built app
  * (`next start`) serving it on a free port. Nothing is shared with an earlier run: the database
- * name is unique per run and is dropped on teardown, the server is killed with its process group.
+ * is unique per run and is removed on teardown, the server is killed with its process group.
+ *
+ * DATABASE_URL decides where test databases live:
+ * - set: on that PostgreSQL server, as `mkt_test_<pid>_<random>` databases, created through
+ *   TEST_DATABASE_ADMIN_URL (default: DATABASE_URL itself), migrated and seeded here, dropped
+ *   afterwards. The database DATABASE_URL names is never touched.
+ * - unset: embedded. A test database is a fresh temporary folder; the app that owns it opens it
+ *   in process (EMBEDDED_DATA_DIR), migrates and seeds it on its first start, and serves it to
+ *   PostgreSQL clients on a loopback port (EMBEDDED_DATABASE_PORT, lib/db/embedded-server.ts).
+ *   `databaseUrl` points there, so tests and extra app servers reach the same database with a
+ *   connection string, as they would a server's, for as long as the owning app runs.
  *
  * Used by the vitest global setup (tests/setup/global.ts) and the Playwright global setup
  * (tests/e2e/global-setup.ts). It imports nothing from a test runner.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, rmSync } from "node:fs";
+import { createWriteStream, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import net from "node:net";
 import path from "node:path";
@@ -39,10 +49,12 @@ export interface StartAppOptions {
 }
 
 const ROOT = process.cwd();
-export const ADMIN_URL =
-  process.env.TEST_DATABASE_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+/** Test databases are embedded unless DATABASE_URL names a PostgreSQL server. */
+export const EMBEDDED = !process.env.DATABASE_URL;
+const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL || process.env.DATABASE_URL || "";
 const READY_PATH = "/api/public/v1/categories";
-const READY_TIMEOUT_MS = 60_000;
+// An embedded database's first start includes migrating and seeding it.
+const READY_TIMEOUT_MS = 120_000;
 
 function databaseUrlFor(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
@@ -50,7 +62,8 @@ function databaseUrlFor(adminUrl: string, name: string): string {
   return url.toString();
 }
 
-export async function adminQuery(sql: string) {
+async function adminQuery(sql: string) {
+  if (!ADMIN_URL) throw new Error("no PostgreSQL server for test databases: DATABASE_URL is unset");
   const client = new pg.Client({ connectionString: ADMIN_URL });
   await client.connect();
   try {
@@ -113,6 +126,15 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals) {
   }
 }
 
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function killChildGroup(child: ChildProcess | undefined, signal: NodeJS.Signals) {
   if (!child?.pid || child.exitCode !== null || child.signalCode !== null) return;
   killGroup(child.pid, signal);
@@ -171,15 +193,46 @@ export async function migrateInChild(databaseUrl: string, log: (line: string) =>
 }
 
 export interface TestDatabase {
+  /** A connection string for tests and extra app servers (embedded: while its owner runs). */
   databaseUrl: string;
+  /** The database's name on the server, or the embedded database's folder. */
   databaseName: string;
-  /** Drops the database; safe to call twice. */
+  /** Set for an embedded database: its folder, and the port its owning app serves it on. */
+  embedded?: { dataDir: string; port: number };
+  /** Drops the database (removes the folder); safe to call twice. */
   drop: () => Promise<void>;
 }
 
-/** A fresh database of its own, migrated and seeded. */
-export async function createTestDatabase(options: StartAppOptions = {}): Promise<TestDatabase> {
+export interface CreateTestDatabaseOptions extends StartAppOptions {
+  /** Embedded whatever DATABASE_URL says (default: embedded when DATABASE_URL is unset). */
+  embedded?: boolean;
+}
+
+/**
+ * A fresh embedded database: an empty folder, which the app started on it (startServer with
+ * `database`) migrates and seeds on its first start.
+ */
+async function createEmbeddedDatabase(log: (line: string) => void): Promise<TestDatabase> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `mkt_test_${process.pid}_`));
+  const port = await freePort();
+  log(`embedded database in ${dataDir}, served on port ${port} by its app`);
+  let dropped = false;
+  return {
+    databaseUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
+    databaseName: dataDir,
+    embedded: { dataDir, port },
+    drop: async () => {
+      if (dropped) return;
+      dropped = true;
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh database of its own, migrated and seeded (embedded: by the app that opens it). */
+export async function createTestDatabase(options: CreateTestDatabaseOptions = {}): Promise<TestDatabase> {
   const log = logger(options);
+  if (options.embedded ?? EMBEDDED) return createEmbeddedDatabase(log);
   const migrateDatabase = options.migrateDatabase ?? migrateInProcess;
   const databaseName = `mkt_test_${process.pid}_${randomBytes(4).toString("hex")}`;
   const databaseUrl = databaseUrlFor(ADMIN_URL, databaseName);
@@ -218,7 +271,10 @@ export interface StartedServer {
 }
 
 export interface StartServerOptions {
-  databaseUrl: string;
+  /** Serve this database as its owner (an embedded one is opened in the app's own process). */
+  database?: TestDatabase;
+  /** Or connect to a database by connection string (another app's embedded one included). */
+  databaseUrl?: string;
   /**
    * Environment overrides; `undefined` removes a variable. By default the server inherits this
    * process's REDIS_URL and gets a rate-limit key prefix of its own (RATE_LIMIT_PREFIX), so its
@@ -228,7 +284,7 @@ export interface StartServerOptions {
   logPrefix?: string;
 }
 
-/** `next start` (the production build) on a free port, serving `databaseUrl`. */
+/** `next start` (the production build) on a free port, serving `database` or `databaseUrl`. */
 export async function startServer(options: StartServerOptions): Promise<StartedServer> {
   const log = logger(options);
   if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
@@ -243,13 +299,12 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     RATE_LIMIT_PREFIX: `rl-test-${randomBytes(6).toString("hex")}:`,
-    DATABASE_URL: options.databaseUrl,
     PUBLIC_BASE_URL: baseUrl,
     PORT: String(port),
     NODE_ENV: "production",
     NEXT_TELEMETRY_DISABLED: "1",
   };
-  for (const [key, value] of Object.entries(options.env ?? {})) {
+  for (const [key, value] of Object.entries({ ...databaseEnv(options), ...options.env })) {
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
@@ -270,9 +325,14 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
       if (server.exitCode !== null || server.signalCode !== null) r();
       else server.once("exit", () => r());
     });
+    const pgid = server.pid!;
     killChildGroup(server, "SIGTERM");
-    const timer = setTimeout(() => killChildGroup(server, "SIGKILL"), 5_000);
+    const timer = setTimeout(() => killGroup(pgid, "SIGKILL"), 5_000);
     await exited;
+    // npm exits at once; next-server may take a moment to close its connections. Stopped means
+    // the whole group is gone (an embedded database is free for the next process only then).
+    const deadline = Date.now() + 10_000;
+    while (groupAlive(pgid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     clearTimeout(timer);
     rmSync(serverLog, { force: true });
   };
@@ -303,12 +363,25 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
   return { baseUrl, port, serverLog, serverPid: server.pid!, stderr: () => stderr, stop };
 }
 
+function databaseEnv({ database, databaseUrl }: StartServerOptions): Record<string, string | undefined> {
+  if (database?.embedded) {
+    return {
+      DATABASE_URL: undefined,
+      EMBEDDED_DATA_DIR: database.embedded.dataDir,
+      EMBEDDED_DATABASE_PORT: String(database.embedded.port),
+    };
+  }
+  const url = database?.databaseUrl ?? databaseUrl;
+  if (!url) throw new Error("startServer needs `database` or `databaseUrl`");
+  return { DATABASE_URL: url, EMBEDDED_DATA_DIR: undefined, EMBEDDED_DATABASE_PORT: undefined };
+}
+
 /** A fresh database and the app serving it. */
 export async function startApp(options: StartAppOptions = {}): Promise<StartedApp> {
   const database = await createTestDatabase(options);
   let server: StartedServer;
   try {
-    server = await startServer({ databaseUrl: database.databaseUrl, logPrefix: options.logPrefix });
+    server = await startServer({ database, logPrefix: options.logPrefix });
   } catch (err) {
     await database.drop();
     throw err;
