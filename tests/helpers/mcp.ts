@@ -118,9 +118,15 @@ export interface RpcResponse {
   text: string;
 }
 
-/** POSTs one raw JSON-RPC message (2025 style: no envelope needed) to the endpoint. */
-export async function rpc(body: unknown, options: { clientIp?: string; headers?: Record<string, string> } = {}): Promise<RpcResponse> {
-  const res = await fetch(mcpUrl(), {
+/**
+ * POSTs one raw JSON-RPC message (2025 style: no envelope needed) to the endpoint (of the test app,
+ * or of the app at `baseUrl`).
+ */
+export async function rpc(
+  body: unknown,
+  options: { clientIp?: string; headers?: Record<string, string>; baseUrl?: string } = {},
+): Promise<RpcResponse> {
+  const res = await fetch(options.baseUrl ? options.baseUrl + MCP_PATH : mcpUrl(), {
     method: "POST",
     headers: {
       "Content-Type": "application/json",

@@ -6,9 +6,10 @@
  */
 import { readFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
-import { describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { startServer, type StartedServer } from "../setup/app";
 import { type ApiResponse, expectErrorEnvelope, randomClientIp } from "../helpers/http";
-import { initialize, MCP_PATH, mcpUrl, rpc, type RpcResponse, toolCall, withoutRequestId } from "../helpers/mcp";
+import { initialize, mcpUrl, rpc, type RpcResponse, toolCall, withoutRequestId } from "../helpers/mcp";
 
 /** A raw request to the endpoint, read as the API helpers read responses. */
 async function raw(method: string, init: RequestInit = {}, clientIp = randomClientIp()): Promise<ApiResponse> {
@@ -208,7 +209,7 @@ const burst = <T>(n: number, send: () => Promise<T>) => Promise.all(Array.from({
 async function exactBurst(send: (ip: string) => Promise<RpcResponse>) {
   for (let attempt = 1; attempt <= 5; attempt++) {
     // Opens the connections the burst will use, each request from its own address.
-    await burst(31, () => rpc(initialize()));
+    await burst(31, () => rpc(initialize(), { baseUrl: server.baseUrl }));
     const ip = randomClientIp();
     const responses = await burst(31, () => send(ip));
     const remaining = responses.filter((r) => r.status !== 429).map((r) => Number(r.headers.get("x-ratelimit-remaining")));
@@ -219,9 +220,20 @@ async function exactBurst(send: (ip: string) => Promise<RpcResponse>) {
   throw new Error("no burst fitted in one refill interval in 5 attempts");
 }
 
+// On an app of its own: the shared test app is busy with every other test file, which can spread
+// a burst's arrival over more than one refill interval.
+let server: StartedServer;
+
 describe("rate limit: a burst of 30, then 5 per second, per client IP", () => {
+  beforeAll(async () => {
+    server = await startServer({ databaseUrl: inject("DATABASE_URL"), logPrefix: "[mcp rate limit]" });
+  });
+  afterAll(() => server?.stop());
+
   it("the 31st rapid tools/call from one address gets 429 with Retry-After and the envelope", async () => {
-    const { responses, remaining } = await exactBurst((ip) => rpc(toolCall("get_help_article", { slug: "returns" }), { clientIp: ip }));
+    const { responses, remaining } = await exactBurst((ip) =>
+      rpc(toolCall("get_help_article", { slug: "returns" }), { clientIp: ip, baseUrl: server.baseUrl }),
+    );
     expect(responses.filter((r) => r.status === 200)).toHaveLength(30);
     expect(remaining.sort((a, b) => a - b)).toEqual(Array.from({ length: 30 }, (_, i) => i));
     const over = responses.filter((r) => r.status === 429);
@@ -236,8 +248,8 @@ describe("rate limit: a burst of 30, then 5 per second, per client IP", () => {
   });
 
   it("initialize takes a token too, from a bucket of its own, apart from the catalog API's", async () => {
-    const { ip } = await exactBurst((ip) => rpc(initialize(), { clientIp: ip }));
-    const search = await fetch(`${mcpUrl().replace(MCP_PATH, "")}/api/public/v1/search?q=lamp`, { headers: { "X-Forwarded-For": ip } });
+    const { ip } = await exactBurst((ip) => rpc(initialize(), { clientIp: ip, baseUrl: server.baseUrl }));
+    const search = await fetch(`${server.baseUrl}/api/public/v1/search?q=lamp`, { headers: { "X-Forwarded-For": ip } });
     await search.arrayBuffer();
     expect(search.status).toBe(200);
     expect(search.headers.get("x-ratelimit-remaining")).toBe("29");
