@@ -111,8 +111,9 @@ interface ListingRow {
 }
 
 const COLUMNS = {
-  users: "id uuid, email text, name text, created_at timestamptz, updated_at timestamptz",
-  stores: "id uuid, slug text, name text, status store_status, owner_id uuid, created_at timestamptz, updated_at timestamptz",
+  users: "id uuid, email text, name text, role user_role, created_at timestamptz, updated_at timestamptz",
+  stores: "id uuid, slug text, name text, status store_status, created_at timestamptz, updated_at timestamptz",
+  store_owners: "store_id uuid, user_id uuid, created_at timestamptz",
   brands: "id uuid, slug text, name text",
   categories: "id uuid, slug text, name text, path ltree, parent_id uuid, position int, active boolean",
   shipping_templates: "id uuid, store_id uuid, name text, handling_days int, created_at timestamptz, updated_at timestamptz",
@@ -276,6 +277,7 @@ interface SeededStore extends StoreDef {
 function buildStores() {
   const users: object[] = [];
   const stores: object[] = [];
+  const owners: object[] = [];
   const templates: object[] = [];
   const rates: object[] = [];
   const seeded: SeededStore[] = [];
@@ -289,6 +291,7 @@ function buildStores() {
       id: ownerId,
       email: `owner+${store.slug}@example.com`,
       name: store.ownerName,
+      role: "store_owner",
       created_at: iso(created - DAY),
       updated_at: iso(created - DAY),
     });
@@ -297,11 +300,11 @@ function buildStores() {
       slug: store.slug,
       name: store.name,
       status: store.status,
-      owner_id: ownerId,
       created_at: iso(created),
       // Suspended/closed stores changed state recently.
       updated_at: iso(store.status === "active" ? created : BASE_DATE - rng.int(2, 60) * DAY),
     });
+    owners.push({ store_id: id, user_id: ownerId, created_at: iso(created) });
     const defs = store.templates ?? generatedTemplates(rng);
     const templateIds: string[] = [];
     for (const t of defs) {
@@ -330,7 +333,7 @@ function buildStores() {
     }
     seeded.push({ ...store, id, ownerId, templateIds });
   });
-  return { users, stores, templates, rates, seeded };
+  return { users, stores, owners, templates, rates, seeded };
 }
 
 function generatedTemplates(rng: Rng): TemplateDef[] {
@@ -643,7 +646,8 @@ export type SeedCounts = Record<string, number>;
 export async function seedCatalog(db: PrismaClient, { products: total = DEFAULT_PRODUCTS, progress }: SeedOptions = {}): Promise<SeedCounts> {
   await db.$executeRawUnsafe(
     "TRUNCATE users, stores, brands, categories, products, product_images, listings, shipping_templates, " +
-      "shipping_rates, stock_adjustments, help_articles, product_search, search_terms CASCADE",
+      "shipping_rates, stock_adjustments, help_articles, product_search, search_terms, idempotency_keys, login_tokens, " +
+      "outbox_emails, settings CASCADE",
   );
 
   const ref = buildReference();
@@ -653,6 +657,7 @@ export async function seedCatalog(db: PrismaClient, { products: total = DEFAULT_
   const s = buildStores();
   await insert(db, "users", s.users);
   await insert(db, "stores", s.stores);
+  await insert(db, "store_owners", s.owners);
   await insert(db, "shipping_templates", s.templates);
   await insert(db, "shipping_rates", s.rates);
 
