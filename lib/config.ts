@@ -1,8 +1,84 @@
+import { z } from "zod";
+
+/**
+ * The app's configuration: one zod-checked object read from the environment. `checkConfig()`
+ * runs when a server starts (instrumentation.ts), so a missing or malformed setting stops the app
+ * at boot with a message naming it, not at the first request that needs it.
+ */
+const Env = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    PUBLIC_BASE_URL: z
+      .string()
+      .trim()
+      .url()
+      .transform((v) => v.replace(/\/+$/, ""))
+      .optional(),
+    PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+    DATABASE_URL: z.string().trim().min(1).optional(),
+    REDIS_URL: z.string().trim().min(1).optional(),
+    /** Signs session cookies. Required in production; development uses a fixed, logged value. */
+    AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
+    /** Where outgoing e-mail goes: `outbox` keeps it in the database for /dev/outbox and the log. */
+    EMAIL_DELIVERY: z.enum(["outbox"]).default("outbox"),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["AUTH_SECRET"],
+        message: "AUTH_SECRET is required in production: set it to a random string of 32+ characters (e.g. `openssl rand -base64 32`)",
+      });
+    }
+  });
+
+// A fixed development secret: sessions made by `npm run dev` are only as private as this file.
+const DEVELOPMENT_AUTH_SECRET = "development-only-secret-do-not-use-in-production-0000";
+
+export interface AppConfig {
+  production: boolean;
+  publicBaseUrl: string;
+  databaseUrl?: string;
+  redisUrl?: string;
+  authSecret: string;
+  emailDelivery: "outbox";
+}
+
+let cached: AppConfig | undefined;
+
+/** Reads and checks the environment once; throws a message naming every bad setting. */
+export function config(): AppConfig {
+  if (cached) return cached;
+  const parsed = Env.safeParse(process.env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join(".") || "(environment)"}: ${i.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
+  }
+  const env = parsed.data;
+  cached = {
+    production: env.NODE_ENV === "production",
+    publicBaseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,
+    databaseUrl: env.DATABASE_URL,
+    redisUrl: env.REDIS_URL,
+    authSecret: env.AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
+    emailDelivery: env.EMAIL_DELIVERY,
+  };
+  return cached;
+}
+
+/** Called at server start: a bad configuration stops the process with a clear message. */
+export function checkConfig(): void {
+  try {
+    config();
+  } catch (err) {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\nThe app cannot start; see .env.example.\n`);
+    process.exit(1);
+  }
+}
+
 /** Absolute origin for every `url` the API returns, from PUBLIC_BASE_URL (no trailing slash). */
 export function publicBaseUrl(): string {
-  const configured = process.env.PUBLIC_BASE_URL?.trim();
-  if (configured) return configured.replace(/\/+$/, "");
-  return `http://localhost:${process.env.PORT ?? 3000}`;
+  return config().publicBaseUrl;
 }
 
 export function absoluteUrl(pathOrUrl: string): string {

@@ -1,8 +1,78 @@
 /**
- * Errors the domain raises. Domain modules know nothing of HTTP: they throw an AppError with a
- * stable code; lib/http/errors.ts maps each code to a status and an error type.
+ * Errors the domain raises, and the one table that gives each code its status and type
+ * (decisions.md "Wire conventions"). Domain modules know nothing of HTTP: they throw an AppError
+ * with a stable code; lib/http turns it into the envelope. A new code is a new line here.
  */
-export const ERROR_CODES = [
+
+export const ERROR_TYPES = [
+  "invalid_request_error",
+  "authentication_error",
+  "permission_error",
+  "not_found_error",
+  "method_not_allowed_error",
+  "conflict_error",
+  "state_error",
+  "idempotency_error",
+  "rate_limit_error",
+  "api_error",
+] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
+
+interface ErrorDefinition {
+  status: number;
+  type: ErrorType;
+  /** When it happens, in a line: shown in the OpenAPI documents. */
+  description: string;
+}
+
+export const ERROR_TABLE = {
+  // Any surface
+  parameter_invalid: { status: 400, type: "invalid_request_error", description: "A parameter or field is invalid; `param` names it." },
+  parameter_missing: { status: 400, type: "invalid_request_error", description: "A required field is missing; `param` names it." },
+  body_invalid_json: { status: 400, type: "invalid_request_error", description: "The body is not valid JSON." },
+  body_too_large: { status: 413, type: "invalid_request_error", description: "The body is larger than 1 MiB." },
+  content_type_invalid: { status: 415, type: "invalid_request_error", description: "The body is not sent as `application/json`." },
+  route_not_found: { status: 404, type: "not_found_error", description: "No endpoint at this path." },
+  method_not_allowed: { status: 405, type: "method_not_allowed_error", description: "The endpoint does not serve this method." },
+  rate_limited: { status: 429, type: "rate_limit_error", description: "Too many requests; retry after `Retry-After` seconds." },
+  internal_error: { status: 500, type: "api_error", description: "Something failed on the service's side; the body carries no internals." },
+
+  // Public catalog and cart links
+  no_purchasable_lines: { status: 400, type: "invalid_request_error", description: "No line of the cart link can be bought now; `rejected` lists them." },
+  product_not_found: { status: 404, type: "not_found_error", description: "No such product (on the seller API: no product with that id or GTIN)." },
+  help_article_not_found: { status: 404, type: "not_found_error", description: "No published help article has this slug." },
+
+  // Callers: API keys (and later OAuth tokens)
+  api_key_missing: { status: 401, type: "authentication_error", description: "No `Authorization: Bearer <key>` header." },
+  api_key_invalid: { status: 401, type: "authentication_error", description: "The key is malformed, unknown or its secret is wrong, or the header is not `Bearer <key>`." },
+  api_key_revoked: { status: 401, type: "authentication_error", description: "The key was revoked." },
+  api_key_in_query: { status: 400, type: "invalid_request_error", description: "A key was sent in the query string; send it only in the Authorization header (and revoke it: URLs are logged)." },
+  scope_missing: { status: 403, type: "permission_error", description: "The key lacks the scope this operation needs; the message names it." },
+  store_inactive: { status: 403, type: "permission_error", description: "The key's store is suspended or closed." },
+
+  // Idempotency
+  idempotency_key_reused: { status: 422, type: "idempotency_error", description: "The Idempotency-Key was used with another body or path." },
+  idempotency_key_in_use: { status: 409, type: "idempotency_error", description: "A request with this Idempotency-Key is still running; retry after `Retry-After`." },
+
+  // Seller API
+  listing_not_found: { status: 404, type: "not_found_error", description: "No listing of this store has that id." },
+  shipping_template_not_found: { status: 404, type: "not_found_error", description: "No shipping template of this store has that id." },
+  category_not_found: { status: 400, type: "invalid_request_error", description: "No active category has that slug." },
+  brand_not_found: { status: 400, type: "invalid_request_error", description: "No brand has that slug." },
+  gtin_taken: { status: 409, type: "conflict_error", description: "Another product already has this GTIN; attach to it with `gtin`." },
+  sku_taken: { status: 409, type: "conflict_error", description: "Another listing of this store has this SKU." },
+  listing_incomplete: { status: 400, type: "invalid_request_error", description: "The listing cannot be published yet; `param` names the first missing field." },
+  invalid_transition: { status: 409, type: "state_error", description: "The listing's state does not allow this move; the message names the current state." },
+  listing_archived: { status: 409, type: "state_error", description: "An archived listing is read-only." },
+  stale_quantity: { status: 409, type: "conflict_error", description: "`expected_quantity` differs from the quantity held; `param` names the adjustment." },
+  quantity_negative: { status: 400, type: "invalid_request_error", description: "The adjustment would take the quantity below zero; `param` names it." },
+} as const satisfies Record<string, ErrorDefinition>;
+
+export type ErrorCode = keyof typeof ERROR_TABLE;
+export const ERROR_CODES = Object.keys(ERROR_TABLE) as ErrorCode[];
+
+/** The codes the public catalog API can answer (its OpenAPI document lists only these). */
+export const PUBLIC_ERROR_CODES = [
   "parameter_invalid",
   "parameter_missing",
   "body_invalid_json",
@@ -15,9 +85,7 @@ export const ERROR_CODES = [
   "method_not_allowed",
   "rate_limited",
   "internal_error",
-] as const;
-
-export type ErrorCode = (typeof ERROR_CODES)[number];
+] as const satisfies readonly ErrorCode[];
 
 /** Lines of a cart-link request that could not be accepted (spec 4.4). */
 export interface RejectedLine {
@@ -25,15 +93,34 @@ export interface RejectedLine {
   reason: "unavailable" | "insufficient_stock";
 }
 
+export interface AppErrorOptions {
+  /** Extra fields of `error` in the envelope (`rejected`, `total_cents`, ...). */
+  extra?: Record<string, unknown>;
+  /** Response headers the error needs (`WWW-Authenticate`, `Retry-After`). */
+  headers?: Record<string, string>;
+}
+
 export class AppError extends Error {
+  readonly extra?: Record<string, unknown>;
+  readonly headers?: Record<string, string>;
+
   constructor(
     readonly code: ErrorCode,
     message: string,
     readonly param?: string,
-    /** Only for `no_purchasable_lines`: carried as `error.rejected`. */
-    readonly rejected?: RejectedLine[],
+    options: AppErrorOptions = {},
   ) {
     super(message);
     this.name = "AppError";
+    this.extra = options.extra;
+    this.headers = options.headers;
+  }
+
+  get status(): number {
+    return ERROR_TABLE[this.code].status;
+  }
+
+  get type(): ErrorType {
+    return ERROR_TABLE[this.code].type;
   }
 }

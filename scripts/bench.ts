@@ -76,6 +76,7 @@ async function startApp(port: number, countsTtlMs: string): Promise<ChildProcess
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       LOG_REQUESTS: "off",
       NODE_ENV: "production",
+    AUTH_SECRET: process.env.AUTH_SECRET ?? "test-secret-for-session-cookies-0123456789abcdef",
       SEARCH_COUNTS_TTL_MS: countsTtlMs,
     },
     stdio: ["ignore", "ignore", "inherit"],

@@ -32,7 +32,7 @@ export async function createCartLink(request: CartLinkRequestData): Promise<Cart
       "no_purchasable_lines",
       "None of the lines can be bought right now; see `rejected` for each listing.",
       undefined,
-      rejected,
+      { extra: { rejected } },
     );
   }
 

@@ -1,28 +1,7 @@
-import { AppError, type ErrorCode, type RejectedLine } from "@/lib/errors";
+import { AppError, ERROR_TABLE, type ErrorCode, type ErrorType } from "@/lib/errors";
 import { logError } from "./log";
 
-export type ErrorType =
-  | "invalid_request_error"
-  | "not_found_error"
-  | "method_not_allowed_error"
-  | "rate_limit_error"
-  | "api_error";
-
-/** The one table from error code to HTTP status and error type. */
-export const ERROR_TABLE: Record<ErrorCode, { status: number; type: ErrorType }> = {
-  parameter_invalid: { status: 400, type: "invalid_request_error" },
-  parameter_missing: { status: 400, type: "invalid_request_error" },
-  body_invalid_json: { status: 400, type: "invalid_request_error" },
-  body_too_large: { status: 413, type: "invalid_request_error" },
-  content_type_invalid: { status: 415, type: "invalid_request_error" },
-  no_purchasable_lines: { status: 400, type: "invalid_request_error" },
-  product_not_found: { status: 404, type: "not_found_error" },
-  help_article_not_found: { status: 404, type: "not_found_error" },
-  route_not_found: { status: 404, type: "not_found_error" },
-  method_not_allowed: { status: 405, type: "method_not_allowed_error" },
-  rate_limited: { status: 429, type: "rate_limit_error" },
-  internal_error: { status: 500, type: "api_error" },
-};
+export type { ErrorType } from "@/lib/errors";
 
 export interface ErrorBody {
   error: {
@@ -30,26 +9,26 @@ export interface ErrorBody {
     code: ErrorCode;
     message: string;
     param?: string;
-    rejected?: RejectedLine[];
     request_id: string;
+    [extra: string]: unknown;
   };
 }
 
+/** The envelope of one error: type from the code table, then param and any extra fields. */
 export function errorBody(
   code: ErrorCode,
   message: string,
   requestId: string,
   param?: string,
-  rejected?: RejectedLine[],
+  extra?: Record<string, unknown>,
 ): ErrorBody {
-  const { type } = ERROR_TABLE[code];
   return {
     error: {
-      type,
+      type: ERROR_TABLE[code].type,
       code,
       message,
       ...(param === undefined ? {} : { param }),
-      ...(rejected === undefined ? {} : { rejected }),
+      ...extra,
       request_id: requestId,
     },
   };
@@ -58,13 +37,28 @@ export function errorBody(
 const INTERNAL_MESSAGE = "Something went wrong on our side. Retry later; quote the request id if it persists.";
 
 /**
- * The status and envelope for anything thrown: an AppError as itself, anything else as a 500
- * that says nothing of its cause (the cause goes to the error log).
+ * The status, envelope and headers for anything thrown: an AppError as itself, anything else as
+ * a 500 that says nothing of its cause (the cause goes to the error log).
  */
-export function errorOf(err: unknown, requestId: string): { status: number; body: ErrorBody } {
+export function errorOf(err: unknown, requestId: string): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (err instanceof AppError) {
-    return { status: ERROR_TABLE[err.code].status, body: errorBody(err.code, err.message, requestId, err.param, err.rejected) };
+    return {
+      status: err.status,
+      body: errorBody(err.code, err.message, requestId, err.param, err.extra),
+      headers: err.headers ?? {},
+    };
   }
   logError(requestId, err);
-  return { status: ERROR_TABLE.internal_error.status, body: errorBody("internal_error", INTERNAL_MESSAGE, requestId) };
+  return { status: ERROR_TABLE.internal_error.status, body: errorBody("internal_error", INTERNAL_MESSAGE, requestId), headers: {} };
+}
+
+/** An error as a JSON response (no-store). */
+export function errorResponse(err: unknown, requestId: string): Response {
+  const { status, body, headers } = errorOf(err, requestId);
+  const all: Record<string, string> = { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", ...headers };
+  // The rest of an oversized body was never read (lib/http/body.ts stops at the limit). Left on
+  // a kept-alive connection, those bytes stall the next request on it until the server's
+  // keep-alive timeout resets it; closing the connection after this answer spares the client.
+  if (body.error.code === "body_too_large") all.Connection = "close";
+  return new Response(JSON.stringify(body), { status, headers: all });
 }

@@ -1,87 +1,98 @@
 import type { NextRequest } from "next/server";
 import type { z } from "zod";
-import { parseJsonBody } from "./body";
-import { type EndpointOptions, publicEndpoint } from "./endpoint";
-import { etagOf, matchesIfNoneMatch } from "./etag";
-import { parseQuery } from "./query";
+import type { Principal } from "@/lib/auth/principal";
+import { db, type Prisma, type PrismaClient } from "@/lib/db";
+import type { RateLimitPolicy } from "@/lib/ratelimit";
+import { publicAccess } from "./access";
+import type { CachePolicy } from "./cache-policies";
+import type { Endpoint } from "./describe";
+import { pipeline, type Policy } from "./pipeline";
+import { cacheFor } from "./policies/cache";
+import { idempotency } from "./policies/idempotency";
+import { observe } from "./policies/observe";
+import { parseRequest } from "./policies/parse";
+import { inTransaction } from "./policies/transaction";
+import { type HandlerResult, respond } from "./respond";
 
-/** Shared-cache lifetimes (spec section 8). */
-export const CACHE_POLICIES = {
-  catalog: "public, s-maxage=60",
-  categories: "public, s-maxage=300",
-  document: "public, s-maxage=300",
-  crawler: "public, s-maxage=3600",
-} as const;
-export type CachePolicy = keyof typeof CACHE_POLICIES;
+export { CACHE_POLICIES, type CachePolicy } from "./cache-policies";
+export type { HandlerResult } from "./respond";
 
-interface RouteOptions<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> extends EndpointOptions {
+type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
+
+export interface HandlerContext<Q, B> {
+  request: NextRequest;
+  query: Q;
+  body: B;
+  params: Record<string, string>;
+  requestId: string;
+  /** The authenticated caller (set on every endpoint whose access names one). */
+  principal: Principal;
+  /** Where the handler reads and writes: the request's transaction when the endpoint has one. */
+  db: Prisma.TransactionClient | PrismaClient;
+}
+
+/**
+ * A route from its endpoint description, in the order of style.md: request id and log ->
+ * access (CORS and IP limit where public; caller, caller's limit and scope otherwise) -> parse
+ * -> transaction -> idempotency -> cache -> handler -> envelope. Handlers only call the domain.
+ */
+export function route<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined>(
+  endpoint: Endpoint<P, Q, B>,
+  handler: (ctx: HandlerContext<Parsed<Q>, Parsed<B>>) => Promise<HandlerResult>,
+) {
+  const policies: Policy[] = [observe, ...endpoint.access.policies, parseRequest({ query: endpoint.query, body: endpoint.body })];
+  if (endpoint.transactional || endpoint.idempotent) policies.push(inTransaction);
+  if (endpoint.idempotent) policies.push(idempotency);
+  if (endpoint.cache) policies.push(cacheFor(endpoint.cache));
+  return pipeline(endpoint.name, policies, async (ctx) =>
+    respond(
+      ctx,
+      await handler({
+        request: ctx.request,
+        query: ctx.query as Parsed<Q>,
+        body: ctx.body as Parsed<B>,
+        params: ctx.params,
+        requestId: ctx.requestId,
+        principal: ctx.principal!,
+        db: ctx.tx ?? db(),
+      }),
+    ),
+  );
+}
+
+interface PublicRouteOptions<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {
+  /** Endpoint name for the log line; also the rate-limit bucket, so endpoints never share one. */
+  name: string;
+  /** Rate-limit policy of the bucket (values in lib/ratelimit/config.ts). */
+  limit: RateLimitPolicy;
   query?: Q;
   /** JSON request body schema (lib/http/body.ts). */
   body?: B;
   cache?: CachePolicy;
 }
 
-type Parsed<S> = S extends z.ZodType ? z.output<S> : undefined;
-
-interface HandlerContext<Q, B> {
-  request: NextRequest;
-  query: Q;
-  body: B;
-  params: Record<string, string>;
-  requestId: string;
-}
-
 /**
- * What a handler returns: the success envelope without request_id, a raw JSON document, or a
- * text document (sitemap, robots.txt, llms.txt) with its content type.
- */
-export type HandlerResult =
-  | { data: unknown; meta?: Record<string, unknown> }
-  | { document: unknown }
-  | { text: string; contentType: string };
-
-/**
- * Wraps a public route: rate limit per client IP and endpoint, request id, query and body
- * validation, success and error envelopes, cache headers with ETag revalidation, CORS, one log
- * line (the shared parts are publicEndpoint's). Handlers only call the domain.
+ * A public route that is not an operation of an API document (robots.txt, the sitemap, the 404
+ * and 405 answers, the documents themselves): the same policies as a public endpoint.
  */
 export function publicRoute<Q extends z.ZodType | undefined = undefined, B extends z.ZodType | undefined = undefined>(
-  options: RouteOptions<Q, B>,
+  options: PublicRouteOptions<Q, B>,
   handler: (ctx: HandlerContext<Parsed<Q>, Parsed<B>>) => Promise<HandlerResult>,
 ) {
-  return publicEndpoint(options, async ({ request, routeContext, requestId }) => {
-    const query = (options.query ? parseQuery(options.query, request.nextUrl.searchParams) : undefined) as Parsed<Q>;
-    const body = (options.body ? await parseJsonBody(options.body, request) : undefined) as Parsed<B>;
-    const params = Object.fromEntries(
-      Object.entries((await routeContext?.params) ?? {}).map(([k, v]) => [k, Array.isArray(v) ? v.join("/") : v]),
-    );
-    const result = await handler({ request, query, body, params, requestId });
-    return success(request, result, requestId, options.cache);
-  });
-}
-
-function success(request: NextRequest, result: HandlerResult, requestId: string, cache?: CachePolicy): Response {
-  const headers: Record<string, string> = {
-    "Content-Type": "application/json; charset=utf-8",
-    "Cache-Control": cache ? CACHE_POLICIES[cache] : "no-store",
-  };
-  let representation: string;
-  let body: string;
-  if ("text" in result) {
-    body = representation = result.text;
-    headers["Content-Type"] = result.contentType;
-  } else if ("document" in result) {
-    body = representation = JSON.stringify(result.document);
-  } else {
-    representation = JSON.stringify({ data: result.data, meta: result.meta ?? {} });
-    body = JSON.stringify({ data: result.data, meta: { ...result.meta, request_id: requestId } });
-  }
-  if (cache) {
-    headers.ETag = etagOf(representation);
-    if (matchesIfNoneMatch(request.headers.get("if-none-match"), headers.ETag)) {
-      delete headers["Content-Type"];
-      return new Response(null, { status: 304, headers });
-    }
-  }
-  return new Response(body, { status: 200, headers });
+  const policies: Policy[] = [observe, ...publicAccess(options.limit).policies, parseRequest({ query: options.query, body: options.body })];
+  if (options.cache) policies.push(cacheFor(options.cache));
+  return pipeline(options.name, policies, async (ctx) =>
+    respond(
+      ctx,
+      await handler({
+        request: ctx.request,
+        query: ctx.query as Parsed<Q>,
+        body: ctx.body as Parsed<B>,
+        params: ctx.params,
+        requestId: ctx.requestId,
+        principal: ctx.principal!,
+        db: db(),
+      }),
+    ),
+  );
 }

@@ -1,5 +1,5 @@
 /**
- * Rate-limit buckets of the public API (service-spec section 8): the ONE place the values live.
+ * Rate-limit buckets (service-spec section 8, decisions.md): the ONE place the values live.
  * Each is a token bucket: `capacity` requests in a burst, then `refillPerSecond` steady, refilled
  * continuously (one token every 1000 / refillPerSecond ms, not in whole-second steps).
  */
@@ -7,6 +7,10 @@ export const RATE_LIMITS = {
   catalog: { capacity: 30, refillPerSecond: 5 }, // each catalog endpoint (search, product, categories, ...)
   cart_links: { capacity: 10, refillPerSecond: 1 }, // POST /cart-links
   mcp: { capacity: 30, refillPerSecond: 5 }, // public MCP endpoint
+  seller: { capacity: 60, refillPerSecond: 10 }, // seller API, one bucket per API key across its routes
+  auth_failure: { capacity: 30, refillPerSecond: 5 }, // failed authentications, per client IP
+  form: { capacity: 30, refillPerSecond: 5 }, // HTML form posts (cart, account, dashboard), per client IP
+  sign_in: { capacity: 10, refillPerSecond: 1 }, // password and sign-in-link attempts, per client IP
 } as const;
 
 export type RateLimitPolicy = keyof typeof RATE_LIMITS;

@@ -1,4 +1,4 @@
-import { ERROR_CODES } from "@/lib/errors";
+import { PUBLIC_ERROR_CODES } from "@/lib/errors";
 import { RejectedLine } from "./cart";
 import { z } from "./zod";
 
@@ -7,7 +7,7 @@ export const ErrorEnvelope = z
     error: z
       .object({
         type: z.enum(["invalid_request_error", "not_found_error", "method_not_allowed_error", "rate_limit_error", "api_error"]),
-        code: z.enum(ERROR_CODES).openapi({ description: "Stable snake_case reason." }),
+        code: z.enum(PUBLIC_ERROR_CODES).openapi({ description: "Stable snake_case reason." }),
         message: z.string().openapi({ description: "Human-readable explanation; do not parse." }),
         param: z.string().optional().openapi({ description: "The offending input, as the client sent it (`page_size`, `items[2].quantity`)." }),
         rejected: z

@@ -302,6 +302,7 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
     PUBLIC_BASE_URL: baseUrl,
     PORT: String(port),
     NODE_ENV: "production",
+    AUTH_SECRET: process.env.AUTH_SECRET ?? "test-secret-for-session-cookies-0123456789abcdef",
     NEXT_TELEMETRY_DISABLED: "1",
   };
   for (const [key, value] of Object.entries({ ...databaseEnv(options), ...options.env })) {

@@ -1,0 +1,6 @@
+import { INVENTORY_ENDPOINTS } from "./inventory";
+import { LISTING_ENDPOINTS } from "./listings";
+import { SHIPPING_ENDPOINTS } from "./shipping";
+
+/** Every operation of the seller API (/api/v1): the routes use them, openapi.json lists them. */
+export const SELLER_ENDPOINTS = [...LISTING_ENDPOINTS, ...INVENTORY_ENDPOINTS, ...SHIPPING_ENDPOINTS];

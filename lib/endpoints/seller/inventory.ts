@@ -1,0 +1,4 @@
+import type { Endpoint } from "@/lib/http/describe";
+
+// Endpoint descriptions of this part of the seller API (filled in by its implementation).
+export const INVENTORY_ENDPOINTS: Endpoint[] = [];

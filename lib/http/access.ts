@@ -1,0 +1,35 @@
+import type { Scope } from "@/lib/auth/scopes";
+import type { ErrorCode } from "@/lib/errors";
+import type { RateLimitPolicy } from "@/lib/ratelimit";
+import type { Policy } from "./pipeline";
+import { apiKeyCaller } from "./policies/api-key";
+import { publicCors } from "./policies/public-cors";
+import { callerRateLimit, ipRateLimit } from "./policies/rate-limit";
+import { requireScopes } from "./policies/scope";
+
+/**
+ * Who may call an endpoint, as the policies that check it and what its OpenAPI operation says
+ * about it (security requirement, the errors the check can answer).
+ */
+export interface Access {
+  policies: Policy[];
+  /** OpenAPI security requirement: scheme name -> scopes; `[]` for a public operation. */
+  security: Array<Record<string, string[]>>;
+  errors: ErrorCode[];
+}
+
+/** Anyone, from any origin: a token from this endpoint's bucket per client IP first. */
+export function publicAccess(limit: RateLimitPolicy): Access {
+  return { policies: [publicCors, ipRateLimit(limit)], security: [], errors: ["rate_limited"] };
+}
+
+export const API_KEY_SCHEME = "storeApiKey";
+
+/** A store API key holding `scopes`; one bucket per key across the seller API. */
+export function apiKeyAccess(scopes: readonly Scope[]): Access {
+  return {
+    policies: [apiKeyCaller, callerRateLimit("seller"), requireScopes(scopes)],
+    security: [{ [API_KEY_SCHEME]: [...scopes] }],
+    errors: ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_in_query", "scope_missing", "store_inactive", "rate_limited"],
+  };
+}

@@ -1,0 +1,8 @@
+/** Shared-cache lifetimes (spec section 8). */
+export const CACHE_POLICIES = {
+  catalog: "public, s-maxage=60",
+  categories: "public, s-maxage=300",
+  document: "public, s-maxage=300",
+  crawler: "public, s-maxage=3600",
+} as const;
+export type CachePolicy = keyof typeof CACHE_POLICIES;

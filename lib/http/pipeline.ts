@@ -1,0 +1,47 @@
+import type { NextRequest } from "next/server";
+import type { Principal } from "@/lib/auth/principal";
+import type { Prisma } from "@/lib/db";
+import type { RateLimitDecision } from "@/lib/ratelimit";
+import type { CachePolicy } from "./cache-policies";
+
+export type RouteContext = { params: Promise<Record<string, string | string[]>> };
+
+/**
+ * What the policies of one request share. Each policy reads what earlier ones wrote and adds its
+ * own part; nothing else carries state between them.
+ */
+export interface RequestCtx {
+  request: NextRequest;
+  routeContext: RouteContext;
+  /** Endpoint name: the log line's `route`, and the bucket of a per-endpoint rate limit. */
+  routeName: string;
+  requestId: string;
+  ip: string;
+  /** The bucket whose X-RateLimit-* headers go on the answer, whatever it is. */
+  rateLimit?: RateLimitDecision;
+  /** CORS headers of a public surface (none on authenticated ones). */
+  cors?: Record<string, string>;
+  principal?: Principal;
+  params: Record<string, string>;
+  query?: unknown;
+  body?: unknown;
+  /** Set by the transaction policy: the database transaction the handler must write in. */
+  tx?: Prisma.TransactionClient;
+  /** Set by the cache policy: the response is shared-cacheable and revalidates by ETag. */
+  cache?: CachePolicy;
+  /** The error code of an answer that is still a success on the wire (an MCP tool error). */
+  failure?: string;
+}
+
+export type Next = () => Promise<Response>;
+/** One rule of a route: does its part, then calls `next` (or answers / throws instead). */
+export type Policy = (ctx: RequestCtx, next: Next) => Promise<Response>;
+
+/** Runs `policies` in order around `terminal`, as a route handler. */
+export function pipeline(routeName: string, policies: Policy[], terminal: (ctx: RequestCtx) => Promise<Response>) {
+  return async (request: NextRequest, routeContext: RouteContext): Promise<Response> => {
+    const ctx: RequestCtx = { request, routeContext, routeName, requestId: "", ip: "", params: {} };
+    const run = (i: number): Promise<Response> => (i < policies.length ? policies[i]!(ctx, () => run(i + 1)) : terminal(ctx));
+    return run(0);
+  };
+}

@@ -1,0 +1,46 @@
+import { CACHE_POLICIES } from "./cache-policies";
+import { etagOf, matchesIfNoneMatch } from "./etag";
+import type { RequestCtx } from "./pipeline";
+
+/**
+ * What a handler returns: the success envelope without request_id (`status` 200 unless given), a
+ * list page (`{ data, next_cursor, meta }`), a raw JSON document, or a text document (sitemap,
+ * robots.txt, llms.txt) with its content type.
+ */
+export type HandlerResult =
+  | { status?: 200 | 201; data: unknown; meta?: Record<string, unknown> }
+  | { status?: 200; list: unknown[]; next_cursor: string | null }
+  | { document: unknown }
+  | { text: string; contentType: string };
+
+/** The result as a response: request id in `meta`, cache headers and ETag revalidation when cacheable. */
+export function respond(ctx: RequestCtx, result: HandlerResult): Response {
+  const headers: Record<string, string> = {
+    "Content-Type": "application/json; charset=utf-8",
+    "Cache-Control": ctx.cache ? CACHE_POLICIES[ctx.cache] : "no-store",
+  };
+  let representation: string;
+  let body: string;
+  let status = 200;
+  if ("text" in result) {
+    body = representation = result.text;
+    headers["Content-Type"] = result.contentType;
+  } else if ("document" in result) {
+    body = representation = JSON.stringify(result.document);
+  } else if ("list" in result) {
+    representation = JSON.stringify({ data: result.list, next_cursor: result.next_cursor, meta: {} });
+    body = JSON.stringify({ data: result.list, next_cursor: result.next_cursor, meta: { request_id: ctx.requestId } });
+  } else {
+    status = result.status ?? 200;
+    representation = JSON.stringify({ data: result.data, meta: result.meta ?? {} });
+    body = JSON.stringify({ data: result.data, meta: { ...result.meta, request_id: ctx.requestId } });
+  }
+  if (ctx.cache) {
+    headers.ETag = etagOf(representation);
+    if (matchesIfNoneMatch(ctx.request.headers.get("if-none-match"), headers.ETag)) {
+      delete headers["Content-Type"];
+      return new Response(null, { status: 304, headers });
+    }
+  }
+  return new Response(body, { status, headers });
+}
