@@ -75,8 +75,8 @@ const COMMANDS: Record<string, Command> = {
         const user = await client.$transaction((tx) =>
           createOrResetUser(tx, { email, password, name: flags.name, role: role as Role | undefined, store }),
         );
-        const did = user.created ? "created" : "reset the password of";
-        return { result: user.id, note: `${did} ${email}${store ? `, an owner of ${store}` : ""}` };
+        const did = user.created ? `created ${email} (${role ?? (store ? "store_owner" : "shopper")})` : `reset the password of ${email}`;
+        return { result: user.id, note: `${did}${store ? `, an owner of ${store}` : ""}` };
       };
     },
   },
