@@ -13,6 +13,8 @@ import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyPassword } from "../../lib/accounts/password";
+import { authenticateApiKey } from "../../lib/auth/api-keys";
+import { createDb } from "../../lib/db";
 import { api } from "../helpers/http";
 import { createTestDatabase, startServer, type StartedServer, type TestDatabase } from "../setup/app";
 
@@ -77,7 +79,7 @@ const KEY = /^mk_live_([a-z0-9]{16})\.([A-Za-z0-9_-]{43})$/;
 interface Target {
   /** Environment of the command: DATABASE_URL, or the embedded folder. */
   env: Record<string, string | undefined>;
-  inspect<T>(fn: (db: pg.Pool, baseUrl: string) => Promise<T>): Promise<T>;
+  inspect<T>(fn: (db: pg.Pool, baseUrl: string, databaseUrl: string) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -94,7 +96,7 @@ async function serverTarget(): Promise<Target> {
   const pool = new pg.Pool({ connectionString: database.databaseUrl, max: 2 });
   return {
     env: { DATABASE_URL: database.databaseUrl, EMBEDDED_DATA_DIR: undefined, EMBEDDED_DATABASE_PORT: undefined },
-    inspect: (fn) => fn(pool, server.baseUrl),
+    inspect: (fn) => fn(pool, server.baseUrl, database.databaseUrl),
     close: async () => {
       await pool.end();
       await server.stop();
@@ -119,7 +121,7 @@ async function embeddedTarget(): Promise<Target> {
       const server = await startServer({ database, logPrefix: "[admin-cli embedded]" });
       const pool = new pg.Pool({ connectionString: database.databaseUrl, max: 1 });
       try {
-        return await fn(pool, server.baseUrl);
+        return await fn(pool, server.baseUrl, database.databaseUrl);
       } finally {
         await pool.end();
         await server.stop();
@@ -139,6 +141,18 @@ async function snapshot(db: pg.Pool) {
     settings: await q(`SELECT key, value, updated_at FROM settings ORDER BY key`),
     stores: await q(`SELECT slug, status, updated_at FROM stores ORDER BY slug`),
   };
+}
+
+/** How the key authenticates now: its store id, or the error code. */
+async function keyAnswer(databaseUrl: string, key: string): Promise<string> {
+  const client = createDb(databaseUrl);
+  try {
+    return (await authenticateApiKey(key, client)).storeId;
+  } catch (err) {
+    return (err as { code?: string }).code ?? String(err);
+  } finally {
+    await client.$disconnect();
+  }
 }
 
 /** What the public API shows of store B: the products of q=Quokkaphone and the offers' stores. */
@@ -275,9 +289,11 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
       expect(before.backorderStores).toEqual(["fixture-store-b"]);
 
       expectResult(await run("store", "set-status", "fixture-store-b", "suspended"), "suspended");
-      const suspended = await target.inspect(async (db, baseUrl) => ({
+      const suspended = await target.inspect(async (db, baseUrl, databaseUrl) => ({
         status: (await db.query(`SELECT status::text FROM stores WHERE slug = 'fixture-store-b'`)).rows[0].status,
+        storeId: (await db.query(`SELECT id FROM stores WHERE slug = 'fixture-store-b'`)).rows[0].id,
         view: await publicView(baseUrl),
+        key: await keyAnswer(databaseUrl, fullKey),
       }));
       expect(suspended.status).toBe("suspended");
       expect(suspended.view.searchSlugs).not.toContain("fixture-backorder-only");
@@ -285,15 +301,22 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
       expect(suspended.view.mixedStores).not.toContain("fixture-store-b");
       expect(suspended.view.mixedStores.length).toBeGreaterThan(0);
       expect(suspended.view.backorderStores).toEqual([]);
+      // The store's keys (fullKey is store B's) are refused while it is not active.
+      expect(suspended.key).toBe("store_inactive");
 
       expectResult(await run("store", "set-status", "fixture-store-b", "closed"), "closed");
       expectResult(await run("store", "set-status", "fixture-store-b", "active"), "active");
-      const restored = await target.inspect(async (_db, baseUrl) => publicView(baseUrl));
-      expect(restored).toEqual(before);
+      const restored = await target.inspect(async (_db, baseUrl, databaseUrl) => ({
+        view: await publicView(baseUrl),
+        key: await keyAnswer(databaseUrl, fullKey),
+      }));
+      expect(restored.view).toEqual(before);
+      expect(restored.key).toBe(suspended.storeId);
     }, 300_000);
 
     it("bad input: a one-line reason, a non-zero exit, nothing changed", async () => {
-      const cases: Array<[string[], RegExp]> = [
+      // "db": refused once the database is open (the others are refused before it is opened).
+      const cases: Array<[string[], RegExp, "db"?]> = [
         [[], /no command given/],
         [["frobnicate"], /unknown command 'frobnicate'/],
         [["user", "delete"], /unknown command 'user delete'/],
@@ -308,30 +331,36 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
         [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--name", "two\nlines"], /--name: /],
         [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--role", "superuser"], /--role is one of shopper, store_owner, admin/],
         [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--role", "shopper", "--store", "fixture-store-a"], /--role: /],
-        [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--store", "no-such-store"], /--store: no store has the slug 'no-such-store'/i],
+        [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--store", "no-such-store"], /--store: no store has the slug 'no-such-store'/i, "db"],
         // An existing account with a bad --store keeps its password.
-        [["user", "create", "--email", "new.owner@example.com", "--password", "third-pass-3", "--store", "no-such-store"], /--store: no store has the slug/i],
+        [["user", "create", "--email", "new.owner@example.com", "--password", "third-pass-3", "--store", "no-such-store"], /--store: no store has the slug/i, "db"],
         [["key", "create", "--store", "fixture-store-a"], /--scopes is required/],
         [["key", "create", "--scopes", "listings:read"], /--store is required/],
         [["key", "create", "--store", "fixture-store-a", "--scopes", "listings:read,orders:write"], /--scopes: Unknown scope 'orders:write'/],
         [["key", "create", "--store", "fixture-store-a", "--scopes", ""], /--scopes: /],
-        [["key", "create", "--store", "no-such-store", "--scopes", "listings:read"], /--store: no store has the slug 'no-such-store'/i],
-        [["key", "create", "--store", "fixture-store-a", "--scopes", "listings:read", "--name", "n".repeat(101)], /--name: /],
+        [["key", "create", "--store", "no-such-store", "--scopes", "listings:read"], /--store: no store has the slug 'no-such-store'/i, "db"],
+        [["key", "create", "--store", "fixture-store-a", "--scopes", "listings:read", "--name", "n".repeat(101)], /--name: /, "db"],
         [["key", "revoke"], /KEY_ID is missing/],
         [["key", "revoke", "not-a-key-id"], /KEY_ID is the 16 characters/],
-        [["key", "revoke", "0000000000000000"], /no API key has the key id '0000000000000000'/],
+        [["key", "revoke", "0000000000000000"], /no API key has the key id '0000000000000000'/, "db"],
         [["key", "revoke", "0000000000000000", "more"], /unexpected argument 'more'/],
         [["setting", "set", "dark_mode", "on"], /unknown setting 'dark_mode'/],
         [["setting", "set", "agentic_checkout", "yes"], /agentic_checkout is on or off, not 'yes'/],
         [["setting", "set", "agentic_checkout"], /VALUE is missing/],
-        [["store", "set-status", "no-such-store", "suspended"], /SLUG: no store has the slug 'no-such-store'/i],
+        [["store", "set-status", "no-such-store", "suspended"], /SLUG: no store has the slug 'no-such-store'/i, "db"],
         [["store", "set-status", "fixture-store-a", "paused"], /STATUS is one of active, suspended, closed/],
         [["store", "set-status", "fixture-store-a"], /STATUS is missing/],
       ];
+      // Those refused before the database is opened run side by side, eight at a time.
       const before = await target.inspect(async (db) => snapshot(db));
-      for (const [args, reason] of cases) {
-        const ran = await run(...args);
-        expectRefusal(ran, reason);
+      const parsed = cases.filter(([, , db]) => !db);
+      for (let i = 0; i < parsed.length; i += 8) {
+        const batch = parsed.slice(i, i + 8);
+        const ran = await Promise.all(batch.map(([args]) => run(...args)));
+        batch.forEach(([, reason], k) => expectRefusal(ran[k]!, reason));
+      }
+      for (const [args, reason] of cases.filter(([, , db]) => db)) {
+        expectRefusal(await run(...args), reason);
       }
       const after = await target.inspect(async (db) => snapshot(db));
       expect(after).toEqual(before);
