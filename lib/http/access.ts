@@ -33,3 +33,16 @@ export function apiKeyAccess(scopes: readonly Scope[]): Access {
     errors: ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_in_query", "scope_missing", "store_inactive", "rate_limited"],
   };
 }
+
+/**
+ * The seller API's answers that need no key (its 404 and 405): no CORS, and a bucket per client
+ * IP under the failed-authentication policy, so probing the surface stays as slow as guessing keys.
+ */
+export function sellerFallbackAccess(): Access {
+  return { policies: [ipRateLimit("auth_failure")], security: [], errors: ["rate_limited"] };
+}
+
+/** Anyone, without CORS (an authenticated surface's own description): this endpoint's bucket per client IP. */
+export function ipAccess(limit: RateLimitPolicy): Access {
+  return { policies: [ipRateLimit(limit)], security: [], errors: ["rate_limited"] };
+}
