@@ -14,10 +14,8 @@ type Adjustment = InventoryBatchInput["adjustments"][number];
  */
 export async function applyInventoryBatch(db: Db, storeId: string, adjustments: readonly Adjustment[]): Promise<StockAdjustmentData[]> {
   const at = (i: number, field: string) => `adjustments[${i}].${field}`;
-  adjustments.forEach((a, i) => {
-    if (!isUuid(a.listing_id)) throw listingNotFound(a.listing_id, at(i, "listing_id"));
-  });
-  const ids = [...new Set(adjustments.map((a) => a.listing_id.toLowerCase()))].sort();
+  // Ids that are not UUIDs are simply not found, at their place in the order.
+  const ids = [...new Set(adjustments.map((a) => a.listing_id.toLowerCase()).filter(isUuid))].sort();
   const rows = await db.$queryRaw<{ id: string; quantity: number; status: string }[]>`
     SELECT id::text AS id, quantity, status::text AS status FROM listings
     WHERE store_id = ${storeId}::uuid AND id = ANY(${ids}::uuid[])
