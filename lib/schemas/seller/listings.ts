@@ -104,6 +104,7 @@ const Attributes = z
   .record(line(LISTING_LIMITS.attributeKeyMax), AttributeValue, { error: "must be an object" })
   .refine((a) => Object.keys(a).length <= LISTING_LIMITS.attributesMax, { error: `must have at most ${LISTING_LIMITS.attributesMax} attributes` })
   .openapi({
+    maxProperties: LISTING_LIMITS.attributesMax,
     description: `Product attributes shown on its page and used by facets: at most ${LISTING_LIMITS.attributesMax} entries; names 1 to ${LISTING_LIMITS.attributeKeyMax} characters; values strings (at most ${LISTING_LIMITS.attributeValueMax} characters), numbers or booleans.`,
     example: { color: "Black", wireless: true },
   });
