@@ -13,6 +13,7 @@ import { alertText, fillForm, linkHref, statusText, type FilledForm } from "../h
 import { baseUrl as sharedBaseUrl, randomClientIp } from "../helpers/http";
 import { parseCartPage, parseHtml } from "../helpers/html";
 import { startIsolatedApp, type IsolatedApp } from "../helpers/seller";
+import { startServer, type StartedServer } from "../setup/app";
 
 let app: IsolatedApp;
 
@@ -252,6 +253,40 @@ describe("register", () => {
     // The old password still works, the new one does not.
     expect(path((await new Visitor().signIn(address, "another password 123")).location)).toBe("/signin?error=credentials");
     expect(path((await new Visitor().signIn(address)).location)).toBe("/account");
+  });
+});
+
+describe("on https (PUBLIC_BASE_URL https://...)", () => {
+  let secure: StartedServer;
+  beforeAll(async () => {
+    secure = await startServer({
+      databaseUrl: app.database.databaseUrl,
+      env: { PUBLIC_BASE_URL: "https://shop.example.test", DEV_OUTBOX: "on" },
+      logPrefix: "[accounts-https]",
+    });
+  }, 180_000);
+  afterAll(async () => {
+    await secure?.stop();
+  });
+
+  it("the session cookie is __Secure-next-auth.session-token, Secure, HttpOnly, SameSite=Lax, and reads back", async () => {
+    const visitor = new Visitor();
+    const address = email("https");
+    const res = await visitor.request(`${secure.baseUrl}/register/create`, {
+      method: "POST",
+      headers: { "Sec-Fetch-Site": "same-origin", "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: address, password: PASSWORD, name: "" }),
+    });
+    expect(res.status).toBe(303);
+    expect(res.location).toBe("/account");
+    const line = res.setCookies.find((c) => c.startsWith(`__Secure-${SESSION_COOKIE}=`));
+    expect(line, res.setCookies.join("\n")).toBeDefined();
+    expect(line).toMatch(/;\s*Secure/i);
+    expect(line).toMatch(/;\s*HttpOnly/i);
+    expect(line).toMatch(/;\s*SameSite=Lax/i);
+    const page = await visitor.request(`${secure.baseUrl}/account`);
+    expect(page.status).toBe(200);
+    expect(parseHtml(page.text)('[data-field="email"]').text()).toBe(address);
   });
 });
 
