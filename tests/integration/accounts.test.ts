@@ -320,6 +320,20 @@ describe("sign in and sign out", () => {
     expect((await visitor.profile())?.email).toBe(address);
   });
 
+  it("next-auth's own endpoints share the cookie: /api/auth/csrf then POST /api/auth/signout clears it", async () => {
+    const visitor = new Visitor();
+    await visitor.register(email("nextauth-signout"));
+    const csrf = await visitor.request("/api/auth/csrf");
+    expect(csrf.status).toBe(200);
+    const { csrfToken } = JSON.parse(csrf.text);
+    expect(csrfToken).toMatch(/^[0-9a-f]{64}$/);
+    const res = await visitor.post("/api/auth/signout", { csrfToken });
+    expect(res.status).toBe(302);
+    expect(res.setCookies.find((c) => c.startsWith(`${SESSION_COOKIE}=`))).toMatch(/Max-Age=0|Expires=Thu, 01 Jan 1970/i);
+    expect(visitor.signedIn).toBe(false);
+    expect(await visitor.profile()).toBeNull();
+  });
+
   it("a wrong password and an unknown e-mail get the same answer, and no session", async () => {
     const address = email("wrong");
     await new Visitor().register(address);
