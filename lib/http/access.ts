@@ -41,3 +41,8 @@ export function apiKeyAccess(scopes: readonly Scope[]): Access {
 export function sellerFallbackAccess(): Access {
   return { policies: [ipRateLimit("auth_failure", "auth_failure")], security: [], errors: ["rate_limited"] };
 }
+
+/** Anyone, without CORS (an authenticated surface's own description): this endpoint's bucket per client IP. */
+export function ipAccess(limit: RateLimitPolicy): Access {
+  return { policies: [ipRateLimit(limit)], security: [], errors: ["rate_limited"] };
+}

@@ -122,8 +122,8 @@ for example on orders over $35 from that store.
 ## Which offer is highlighted
 
 When several stores sell the same product, the highlighted offer (the "buy box") is the
-in-stock offer with the lowest **price plus cheapest shipping**, with new items preferred over
-used ones. Other offers are always listed below it, cheapest first.
+in-stock offer with the lowest **price plus standard shipping to the United States**, with new
+items preferred over used ones. Other offers are always listed below it, cheapest first.
 
 ## Backorders
 
@@ -263,8 +263,9 @@ stores can list the same product; shoppers see all offers on one product page.
 ## Shipping profiles
 
 Create shipping profiles with a handling time and rates per service (standard, expedited),
-optionally free above an order value, and assign one to each listing. The cheapest rate counts
-toward the landed price that decides the highlighted offer.
+optionally free above an order value, and assign one to each listing. A rate is for one country
+(\`US\`, \`DE\`) or for everywhere else (\`*\`). The standard rate for \`US\` (else for \`*\`)
+counts toward the landed price that decides the highlighted offer.
 
 ## Automate it
 
