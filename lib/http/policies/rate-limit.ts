@@ -4,8 +4,8 @@ import { principalKey } from "@/lib/auth/principal";
 import type { Policy } from "../pipeline";
 
 /**
- * A token from this endpoint's own bucket per client IP, taken before any work (public API); or
- * from the named `bucket` shared by several routes.
+ * A token from this endpoint's own bucket per client IP, taken before any work (public API).
+ * `bucket` names a bucket several endpoints share instead (every way of signing in takes from one).
  */
 export function ipRateLimit(policy: RateLimitPolicy, bucket?: string): Policy {
   return async (ctx, next) => {
