@@ -1,9 +1,10 @@
 /**
- * npm run bench [-- --products 100000] [--duration 10] [--connections 8] [--reseed]
+ * npm run bench [-- --products 100000] [--duration 10] [--connections 8] [--reseed] [--only seller]
  *
  * Builds (once) a benchmark database of the given size, starts the built app on it, drives the
- * public API with autocannon over varied URLs per scenario, prints p50/p95/p99 latency and
- * requests/s, then EXPLAIN ANALYZE of the main queries. Loopback only. Needs `npm run build`.
+ * public API and the seller API with autocannon over varied requests per scenario, prints
+ * p50/p95/p99 latency and requests/s, then EXPLAIN ANALYZE of the main queries. Loopback only.
+ * Needs `npm run build`.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
@@ -11,6 +12,7 @@ import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { brandIdsOf, categoryScope, searchStatements } from "@/lib/catalog/search";
+import { createApiKey } from "@/lib/auth/api-keys";
 import { createDb, type PrismaClient } from "@/lib/db";
 import { migrate } from "@/lib/db/migrate";
 import { SearchQuery } from "@/lib/schemas/catalog";
@@ -22,6 +24,7 @@ const { values: args } = parseArgs({
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "8" },
     reseed: { type: "boolean", default: false },
+    only: { type: "string" },
     admin: { type: "string", default: process.env.BENCH_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
   },
 });
@@ -76,7 +79,7 @@ async function startApp(port: number, countsTtlMs: string): Promise<ChildProcess
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       LOG_REQUESTS: "off",
       NODE_ENV: "production",
-    AUTH_SECRET: process.env.AUTH_SECRET ?? "test-secret-for-session-cookies-0123456789abcdef",
+      AUTH_SECRET: process.env.AUTH_SECRET ?? "test-secret-for-session-cookies-0123456789abcdef",
       SEARCH_COUNTS_TTL_MS: countsTtlMs,
     },
     stdio: ["ignore", "ignore", "inherit"],
@@ -222,13 +225,92 @@ async function measure(client: PrismaClient, label: string, countsTtlMs: string,
   }
 }
 
+/**
+ * Seller API scenarios on the same catalog. Each request takes a key of its own store in turn
+ * (the per-key bucket allows 10/s, so the keys are many and the load spreads over stores):
+ * an inventory batch of 100 adjustments (+1 or -1, never below zero: set_quantity where a listing
+ * holds nothing), and a page of 100 of the `updated_since` feed from a random point in the past.
+ */
+async function sellerScenarios(client: PrismaClient) {
+  const stores = await client.$queryRaw<{ id: string }[]>`
+    SELECT s.id FROM stores s WHERE s.status = 'active'
+    AND (SELECT count(*) FROM listings l WHERE l.store_id = s.id AND l.status <> 'archived') >= 100 ORDER BY s.slug`;
+  const keysPerStore = Math.ceil(400 / stores.length);
+  const keys: Array<{ key: string; listings: string[] }> = [];
+  for (const store of stores) {
+    const listings = (
+      await client.$queryRaw<{ id: string }[]>`
+        SELECT id FROM listings WHERE store_id = ${store.id}::uuid AND status <> 'archived' ORDER BY md5(id::text) LIMIT 2000`
+    ).map((r) => r.id);
+    for (let i = 0; i < keysPerStore; i++) {
+      const { key } = await createApiKey(client, { storeId: store.id, name: `bench ${i}`, scopes: ["listings:read", "listings:write"] });
+      keys.push({ key, listings });
+    }
+  }
+  let turn = 0;
+  const nextKey = () => keys[turn++ % keys.length]!;
+  const batch = (): autocannon.Request => {
+    const { key, listings } = nextKey();
+    const start = Math.floor(Math.random() * Math.max(1, listings.length - 100));
+    const adjustments = listings.slice(start, start + 100).map((listing_id, i) => (i % 2 === 0 ? { listing_id, delta: 1 } : { listing_id, set_quantity: 5 + (i % 7) }));
+    return {
+      method: "POST",
+      path: "/api/v1/inventory/batch",
+      headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+      body: JSON.stringify({ adjustments }),
+    };
+  };
+  const feed = (): autocannon.Request => {
+    const { key } = nextKey();
+    const since = new Date(Date.UTC(2024, 0, 1) + Math.floor(Math.random() * 700) * 86_400_000).toISOString();
+    return { method: "GET", path: `/api/v1/listings?updated_since=${encodeURIComponent(since)}&limit=100`, headers: { authorization: `Bearer ${key}` } };
+  };
+  return [
+    { name: "seller: inventory batch (100 adjustments)", make: batch },
+    { name: "seller: feed page (limit 100)", make: feed },
+  ];
+}
+
+async function measureSeller(client: PrismaClient) {
+  const port = await freePort();
+  const app = await startApp(port, "30000");
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const rows = [];
+    for (const scenario of await sellerScenarios(client)) {
+      const requests = [{ setupRequest: () => fromRandomClient(scenario.make()) }];
+      await autocannon({ url: base, connections, amount: 200, requests });
+      const latencies: number[] = [];
+      const result = await new Promise<autocannon.Result>((resolve, reject) => {
+        const instance = autocannon({ url: base, connections, duration, requests }, (err, res) => (err ? reject(err) : resolve(res)));
+        instance.on("response", (_client, _status, _bytes, ms) => latencies.push(ms));
+      });
+      latencies.sort((a, b) => a - b);
+      const pct = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]! * 10) / 10;
+      rows.push({ scenario: scenario.name, p50: pct(50), p95: pct(95), p99: pct(99), rps: Math.round(latencies.length / duration), bad: result.non2xx + result.errors });
+      console.error(`seller ${scenario.name}: p95 ${pct(95)} ms`);
+    }
+    console.log(`\n## Seller API, ${products} products, ${connections} connections, ${duration}s per scenario\n`);
+    console.log("| scenario | p50 ms | p95 ms | p99 ms | req/s | non-2xx |");
+    console.log("|---|---|---|---|---|---|");
+    for (const r of rows) console.log(`| ${r.scenario} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.rps} | ${r.bad} |`);
+  } finally {
+    process.kill(-app.pid!, "SIGTERM");
+  }
+}
+
 async function main() {
   const client = await prepareDatabase();
   try {
+    if (args.only === "seller") {
+      await measureSeller(client);
+      return;
+    }
     await measure(client, "as deployed (search counts cached 30 s per process)", "30000");
     await measure(client, "search counts cache off (every request computes its counts)", "0", (s) =>
       s.name.startsWith("search"),
     );
+    await measureSeller(client);
     await explain(client);
   } finally {
     await client.$disconnect();

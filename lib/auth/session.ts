@@ -1,6 +1,7 @@
 import type { NextAuthOptions } from "next-auth";
 import { getServerSession } from "next-auth";
 import { encode } from "next-auth/jwt";
+import { cookies } from "next/headers";
 import type { NextResponse } from "next/server";
 import { cache } from "react";
 import type { Role } from "@/lib/accounts/users";
@@ -77,6 +78,10 @@ export const authOptions: NextAuthOptions = {
 };
 
 async function readSessionUser(): Promise<SessionUser | null> {
+  // Without the cookie there is nothing to decode (most visitors): answer before next-auth reads
+  // its options. Reading the cookies also marks the page as rendered per request.
+  const jar = await cookies();
+  if (!jar.has(sessionCookieName()) && !jar.has(`${sessionCookieName()}.0`)) return null;
   const session = await getServerSession(authOptions);
   const id = (session?.user as { id?: unknown } | undefined)?.id;
   if (typeof id !== "string" || !UUID.test(id)) return null;

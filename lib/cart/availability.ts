@@ -23,8 +23,8 @@ export function isPurchasable(status: LineStatus): boolean {
 type Executor = Pick<Prisma.TransactionClient, "$queryRaw">;
 
 /**
- * Checks lines against the current offers, in the given order (decisions.md: purchasable offer =
- * active listing of an active store whose product is publicly listed, with stock or backorder).
+ * Checks lines against the current offers, in the given order. Whether an offer is purchasable at
+ * all is the one SQL definition, offer_is_purchasable (prisma/migrations/..._purchasable_offer).
  */
 export async function checkLines(
   lines: ReadonlyArray<{ listing_id: string; quantity: number }>,
@@ -36,12 +36,11 @@ export async function checkLines(
   return executor.$queryRaw<LineCheck[]>`
     SELECT r.listing_id::text AS listing_id, r.quantity, l.price_cents,
            CASE
-             WHEN l.id IS NULL OR l.status <> 'active' OR s.status <> 'active' OR NOT p.publicly_listed
+             WHEN l.id IS NULL OR NOT offer_is_purchasable(l.status, l.quantity, l.allow_backorder, s.status, p.publicly_listed)
                THEN 'unavailable'
              WHEN l.quantity >= r.quantity THEN 'in_stock'
              WHEN l.allow_backorder THEN 'backorder'
-             WHEN l.quantity > 0 THEN 'insufficient_stock'
-             ELSE 'unavailable'
+             ELSE 'insufficient_stock'
            END AS status
     FROM unnest(${ids}::uuid[], ${quantities}::int[]) WITH ORDINALITY AS r(listing_id, quantity, ord)
     LEFT JOIN listings l ON l.id = r.listing_id

@@ -39,9 +39,9 @@ interface ProductRow {
  */
 export async function getProduct(slug: string): Promise<ProductRecordData> {
   if (!PRODUCT_SLUG.test(slug)) throw notFound(slug);
-  // One statement: the product, its breadcrumb and images, and its purchasable offers (active
-  // listing of an active store, in stock or backorderable), cheapest first. An offer's shipping
-  // is its template's US standard rate, else its `*` standard rate (decisions.md), else 0.
+  // One statement: the product, its breadcrumb and images, and its purchasable offers
+  // (offer_is_purchasable, the one SQL definition), cheapest first. An offer's shipping is its
+  // template's US standard rate, else its `*` standard rate (decisions.md), else 0.
   const [product] = await db().$queryRaw<ProductRow[]>`
     SELECT p.id, p.slug, p.title, p.description, p.gtin, p.mpn, p.attributes,
            p.rating_avg::float8 AS rating_avg, p.rating_count,
@@ -60,8 +60,9 @@ export async function getProduct(slug: string): Promise<ProductRecordData> {
                                                    AND r.service = 'standard' AND r.region IN ('US', '*')
                                                  ORDER BY r.region = 'US' DESC LIMIT 1), 0))
                    ORDER BY l.price_cents, l.created_at, l.id), '[]'::json)
-              FROM listings l JOIN stores s ON s.id = l.store_id AND s.status = 'active'
-              WHERE l.product_id = p.id AND l.status = 'active' AND (l.quantity > 0 OR l.allow_backorder)) AS offers
+              FROM listings l JOIN stores s ON s.id = l.store_id
+              WHERE l.product_id = p.id
+                AND offer_is_purchasable(l.status, l.quantity, l.allow_backorder, s.status, p.publicly_listed)) AS offers
     FROM products p LEFT JOIN brands br ON br.id = p.brand_id
     WHERE p.slug = ${slug} AND p.publicly_listed`;
   if (!product) throw notFound(slug);

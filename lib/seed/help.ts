@@ -97,6 +97,64 @@ returned in \`rejected\` with the reason \`unavailable\` or \`insufficient_stock
 `,
   },
   {
+    slug: "signing-in-and-your-account",
+    title: "Signing in and your account",
+    summary: "Create an account with a password or sign in with a link we e-mail you; what your account page shows; signing out.",
+    body: `# Signing in and your account
+
+You can browse, search and fill a cart without an account. An account keeps your cart with you
+on every device where you sign in.
+
+## Create an account
+
+Choose **Sign in** at the top of any page, then **Create an account**. Enter your name (optional),
+your e-mail address and a password of 8 to 200 characters, and choose **Create account**. You are
+signed in at once.
+
+If the address already has an account, no second one is made and the existing account is not
+changed: sign in instead, or ask for a sign-in link. We also e-mail that address to say someone
+tried.
+
+## Sign in
+
+- **With your password:** on the sign-in page enter your e-mail and password and choose **Sign in**.
+  If either is wrong you see "Wrong e-mail or password."; we do not say which.
+- **With a link, no password needed:** enter your e-mail under **Email me a sign-in link**. We
+  e-mail you a link that signs you in. It works **once**, within **15 minutes**; after that ask
+  for a new one. If the address has no account yet, opening the link creates one, and in every
+  case it confirms that the address is yours.
+
+After signing in you return to the page you were on (or to your account page).
+
+Too many sign-in attempts from one network in a short time are refused for a moment; wait a
+few seconds and try again.
+
+## Your cart when you sign in
+
+Anything you put in your cart while signed out joins your account's cart when you sign in: the
+quantities of an item in both are added together (up to 99 of one item), and a cart holds up to
+100 different items. While you are signed in, your cart is the same on every device.
+
+## Your account page
+
+**Your account** (at the top of every page once you are signed in) shows your name, e-mail
+address and role: shopper, store owner or marketplace admin. Store owners also find a link to
+their seller dashboard there, and marketplace admins a link to the marketplace settings.
+
+## Signing out
+
+Choose **Sign out** on your account page. You are signed out on this browser; your account's
+cart stays with your account for next time.
+
+## Security
+
+- Passwords are stored only as a slow, salted hash (scrypt); nobody can read yours back.
+- You stay signed in for up to 30 days on a browser unless you sign out. The sign-in cookie
+  cannot be read by scripts and is not sent with forms posted from other sites, and forms posted
+  from other sites are refused.
+`,
+  },
+  {
     slug: "shipping-and-delivery",
     title: "Shipping and delivery",
     summary: "Who ships your order, how shipping prices and delivery estimates are set, and free-shipping thresholds.",
