@@ -5,16 +5,16 @@
  * templates or keys, is a 404 to pages and posts alike), cross-site posts refused, the full API
  * key shown exactly once, refused forms shown with nothing written, and hostile input.
  *
- * The dashboard writes, so it runs on an app and database of its own. A person is signed in with
- * the session cookie the app itself issues (next-auth's JWT, keyed by AUTH_SECRET).
+ * The dashboard writes, so it runs on an app and database of its own. People sign in by posting
+ * the sign-in form, as anyone does, and carry the session cookie it sets.
  */
 import { randomBytes } from "node:crypto";
-import { encode } from "next-auth/jwt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "../../lib/accounts/password";
 import { parseHtml } from "../helpers/html";
 import { sellerRequest, startIsolatedApp, storeIdOf, type IsolatedApp } from "../helpers/seller";
 
-const AUTH_SECRET = `dashboard-test-secret-${randomBytes(16).toString("hex")}`;
+const PASSWORD = `pw-${randomBytes(8).toString("hex")}`;
 const STORE = "fixture-store-a";
 const SECOND_STORE = "fixture-store-b";
 const OTHER_STORE = "harbor-electronics";
@@ -67,17 +67,25 @@ class Visitor {
 
 const rand = () => Math.floor(Math.random() * 254);
 
-async function sessionCookie(userId: string): Promise<string> {
-  const token = await encode({ token: { sub: userId }, secret: AUTH_SECRET, maxAge: 3600 });
-  return `next-auth.session-token=${token}`;
+/** Signs in through the sign-in form and answers the session cookie it sets. */
+async function signIn(email: string): Promise<string> {
+  const res = await anonymous().post("/signin/password", { email, password: PASSWORD, next: "/seller" });
+  expect(res.status, res.text.slice(0, 200)).toBe(303);
+  const line = res.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="));
+  expect(line, "session cookie").toBeDefined();
+  return line!.split(";", 1)[0]!;
 }
 
+/** An account (with the app's own password hash) owning `stores`, made with SQL. */
 async function createUser(email: string, role: "shopper" | "store_owner", stores: string[]): Promise<string> {
-  const { rows } = await app.pool.query<{ id: string }>(`INSERT INTO users (email, name, role) VALUES ($1, $2, $3) RETURNING id`, [email, email.split("@")[0], role]);
+  const { rows } = await app.pool.query<{ id: string }>(
+    `INSERT INTO users (email, name, role, password_hash) VALUES ($1, $2, $3, $4) RETURNING id`,
+    [email, email.split("@")[0], role, await hashPassword(PASSWORD)],
+  );
   for (const slug of stores) {
     await app.pool.query(`INSERT INTO store_owners (store_id, user_id) VALUES ($1, $2)`, [await storeIdOf(app.pool, slug), rows[0]!.id]);
   }
-  return rows[0]!.id;
+  return email;
 }
 
 async function count(sql: string, params: unknown[] = []): Promise<number> {
@@ -128,11 +136,11 @@ function listingRows(html: string): { id: string; sku: string; status: string }[
 }
 
 beforeAll(async () => {
-  app = await startIsolatedApp("seller-dashboard", { AUTH_SECRET });
+  app = await startIsolatedApp("seller-dashboard");
   const tag = randomBytes(4).toString("hex");
-  owner = new Visitor(await sessionCookie(await createUser(`owner-${tag}@example.test`, "store_owner", [STORE, SECOND_STORE])));
-  otherOwner = new Visitor(await sessionCookie(await createUser(`other-${tag}@example.test`, "store_owner", [OTHER_STORE])));
-  shopper = new Visitor(await sessionCookie(await createUser(`shopper-${tag}@example.test`, "shopper", [])));
+  owner = new Visitor(await signIn(await createUser(`owner-${tag}@example.test`, "store_owner", [STORE, SECOND_STORE])));
+  otherOwner = new Visitor(await signIn(await createUser(`other-${tag}@example.test`, "store_owner", [OTHER_STORE])));
+  shopper = new Visitor(await signIn(await createUser(`shopper-${tag}@example.test`, "shopper", [])));
 }, 240_000);
 
 afterAll(async () => {
