@@ -29,6 +29,7 @@ main{max-width:800px;margin:0 auto;padding:1rem}h1{font-size:1.6rem;margin:.25re
 .warn{background:#fff7e6;border:1px solid #f5d48a;border-radius:var(--radius);padding:.75rem 1rem}
 .key-box{display:flex;gap:.5rem;align-items:stretch;flex-wrap:wrap;margin:1rem 0}
 .key{flex:1 1 16rem;min-width:0;background:var(--card);border:2px solid var(--brand);border-radius:var(--radius);padding:.75rem;font:1rem ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere;user-select:all;-webkit-user-select:all;margin:0}
+[hidden]{display:none!important}
 button,.button{padding:.55rem 1rem;border:0;border-radius:var(--radius);background:var(--brand);color:#fff;font:inherit;cursor:pointer;text-decoration:none;display:inline-block}
 dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}ul{padding-left:1.25rem}
 </style>

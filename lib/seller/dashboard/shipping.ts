@@ -12,7 +12,7 @@ const TEMPLATE_SELECT = {
   updatedAt: true,
   rates: {
     select: { region: true, service: true, priceCents: true, freeOverCents: true, minDays: true, maxDays: true },
-    orderBy: [{ region: "asc" }, { service: "asc" }, { id: "asc" }],
+    orderBy: [{ position: "asc" }, { region: "asc" }, { service: "asc" }],
   },
   _count: { select: { listings: true } },
 } satisfies Prisma.ShippingTemplateSelect;
