@@ -200,5 +200,7 @@ export function shippingTemplateJson(form: Form): Converted {
 export function formMessage(err: AppError, field: string | undefined): string {
   const label = fieldLabel(field);
   if (!err.param || !label) return err.message;
-  return err.message.split(`'${err.param}'`).join(`'${label}'`);
+  const message = err.message.split(`'${err.param}'`).join(`'${label}'`);
+  // The API's bounds of an amount are in cents; the form's field is in dollars.
+  return err.param.endsWith("_cents") && /\d/.test(message) ? `${message} (in cents: 100 is $1.00)` : message;
 }
