@@ -79,16 +79,12 @@ const HEADERS = {
 type HeaderName = keyof typeof HEADERS;
 type HeadersObject = Exclude<NonNullable<ResponseConfig["headers"]>, z.ZodObject>;
 
-function registerHeaders(registry: OpenAPIRegistry) {
-  for (const [component, [, description, required]] of Object.entries(HEADERS)) {
-    registry.registerComponent("headers", component, { description, required, schema: { type: "string" } });
-  }
-}
-
-function headersFor(endpoint: Endpoint, extra: HeaderName[] = []): HeadersObject {
+/** References to the header components of a response; `used` collects the components to register. */
+function headersFor(used: Set<HeaderName>, endpoint: Endpoint, extra: HeaderName[] = []): HeadersObject {
   const names: HeaderName[] = ["RequestId", "RateLimitLimit", "RateLimitRemaining", "RateLimitReset"];
   if (endpoint.cache) names.push("CacheControl", "ETag");
   names.push(...extra);
+  for (const name of names) used.add(name);
   return Object.fromEntries(names.map((name) => [HEADERS[name][0], { $ref: `#/components/headers/${name}` }]));
 }
 
@@ -107,7 +103,7 @@ const STATUS_SUMMARY: Record<number, string> = {
 };
 
 /** Error responses grouped by status; each description lists every code of that status. */
-function errorResponses(endpoint: Endpoint, envelope: z.ZodType): Record<number, ResponseConfig> {
+function errorResponses(used: Set<HeaderName>, endpoint: Endpoint, envelope: z.ZodType): Record<number, ResponseConfig> {
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of errorCodesOf(endpoint)) {
     const status = ERROR_TABLE[code].status;
@@ -120,7 +116,7 @@ function errorResponses(endpoint: Endpoint, envelope: z.ZodType): Record<number,
     const retryAfter = codes.some((code) => code === "rate_limited" || code === "idempotency_key_in_use");
     responses[status] = {
       description: `${STATUS_SUMMARY[status] ?? "Error"}. \`error.code\` is one of:\n${lines.join("\n")}`,
-      headers: headersFor(endpoint, retryAfter ? ["RetryAfter"] : []),
+      headers: headersFor(used, endpoint, retryAfter ? ["RetryAfter"] : []),
       content: { "application/json": { schema: envelope } },
     };
   }
@@ -135,7 +131,7 @@ function lowerMethod(method: Endpoint["method"]) {
 export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: OpenApiDocumentOptions) {
   const registry = new OpenAPIRegistry();
   registry.register("Error", options.errorEnvelope);
-  registerHeaders(registry);
+  const used = new Set<HeaderName>();
   if (endpoints.some((e) => e.access.security.some((requirement) => API_KEY_SCHEME in requirement))) {
     registry.registerComponent("securitySchemes", API_KEY_SCHEME, {
       type: "http",
@@ -146,7 +142,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: Op
   }
 
   for (const endpoint of endpoints) {
-    const successHeaders = headersFor(endpoint, endpoint.idempotent ? ["IdempotentReplayed"] : []);
+    const successHeaders = headersFor(used, endpoint, endpoint.idempotent ? ["IdempotentReplayed"] : []);
     const responses: Record<number, ResponseConfig> = {
       [endpoint.success.status]: {
         description: endpoint.success.description,
@@ -155,9 +151,9 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: Op
       },
     };
     if (endpoint.cache) {
-      responses[304] = { description: "Not modified (If-None-Match matched the ETag).", headers: headersFor(endpoint) };
+      responses[304] = { description: "Not modified (If-None-Match matched the ETag).", headers: headersFor(used, endpoint) };
     }
-    Object.assign(responses, errorResponses(endpoint, options.errorEnvelope));
+    Object.assign(responses, errorResponses(used, endpoint, options.errorEnvelope));
 
     registry.registerPath({
       method: lowerMethod(endpoint.method),
@@ -188,6 +184,12 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: Op
       },
       responses,
     });
+  }
+
+  for (const name of Object.keys(HEADERS) as HeaderName[]) {
+    if (!used.has(name)) continue;
+    const [, description, required] = HEADERS[name];
+    registry.registerComponent("headers", name, { description, required, schema: { type: "string" } });
   }
 
   return new OpenApiGeneratorV31(registry.definitions).generateDocument({
