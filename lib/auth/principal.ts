@@ -33,3 +33,12 @@ export function principalKey(principal: Principal): string {
       return `user:${principal.userId}`;
   }
 }
+
+/**
+ * The store an API-key caller acts for. Seller routes sit behind `apiKeyAccess`, so their caller
+ * is always a key; anything else reaching one is a wiring mistake, not a client error.
+ */
+export function storeIdOf(principal: Principal): string {
+  if (principal.kind !== "api_key") throw new Error(`a store API key is required here, not a ${principal.kind} principal`);
+  return principal.storeId;
+}
