@@ -126,6 +126,14 @@ function lockHolder(file: string): number | null {
 }
 
 /**
+ * The process that has the embedded database in `dataDir` open, or null: lets a command refuse
+ * at once, with the reason, rather than wait for the folder (e.g. while the app runs on it).
+ */
+export function embeddedFolderHolder(dataDir: string): number | null {
+  return lockHolder(path.join(dataDir, "lock"));
+}
+
+/**
  * PGlite keeps no lock on its files, and two processes writing one data directory destroy it:
  * a process takes this lock file (its pid) before it opens the folder, and a second one waits a
  * little for the first to exit (a restart), then gives up while the first one lives.

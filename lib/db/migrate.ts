@@ -5,16 +5,21 @@ import type { PrismaClient } from "./index";
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
 
+/** The migrations of prisma/migrations, in the order they apply. */
+async function migrationNames(): Promise<string[]> {
+  return (await readdir(MIGRATIONS_DIR, { withFileTypes: true }))
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+}
+
 /**
  * Applies prisma/migrations/<stamp>_<name>/migration.sql in order and records each in
  * `_prisma_migrations` exactly as `prisma migrate deploy` would, so either tool can take over.
  * Runs under an advisory lock, each migration in its own transaction; safe to run twice.
  */
 export async function migrate(client: PrismaClient, log: (line: string) => void = () => {}) {
-  const names = (await readdir(MIGRATIONS_DIR, { withFileTypes: true }))
-    .filter((e) => e.isDirectory())
-    .map((e) => e.name)
-    .sort();
+  const names = await migrationNames();
 
   await client.$executeRawUnsafe(`CREATE TABLE IF NOT EXISTS "_prisma_migrations" (
     "id" VARCHAR(36) PRIMARY KEY NOT NULL,
@@ -55,4 +60,21 @@ export async function migrate(client: PrismaClient, log: (line: string) => void 
   );
   if (applied.length === 0) log("database is up to date");
   return applied;
+}
+
+/** Migrations of prisma/migrations not yet applied to the database (all of them on an empty one). */
+export async function pendingMigrations(client: PrismaClient): Promise<string[]> {
+  const names = await migrationNames();
+  const [table] = await client.$queryRawUnsafe<{ exists: boolean }[]>(
+    `SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS exists`,
+  );
+  if (!table?.exists) return names;
+  const done = new Set(
+    (
+      await client.$queryRawUnsafe<{ migration_name: string }[]>(
+        `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
+      )
+    ).map((r) => r.migration_name),
+  );
+  return names.filter((name) => !done.has(name));
 }

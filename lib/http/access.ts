@@ -35,11 +35,11 @@ export function apiKeyAccess(scopes: readonly Scope[]): Access {
 }
 
 /**
- * The seller API's answers that need no key (its 404 and 405): no CORS, and a bucket per client
- * IP under the failed-authentication policy, so probing the surface stays as slow as guessing keys.
+ * What the seller API answers without a caller (405s, 404s): no CORS, and a token from the
+ * client address's failed-authentication bucket, so probing it costs what guessing keys costs.
  */
 export function sellerFallbackAccess(): Access {
-  return { policies: [ipRateLimit("auth_failure")], security: [], errors: ["rate_limited"] };
+  return { policies: [ipRateLimit("auth_failure", "auth_failure")], security: [], errors: ["rate_limited"] };
 }
 
 /** Anyone, without CORS (an authenticated surface's own description): this endpoint's bucket per client IP. */

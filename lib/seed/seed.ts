@@ -1,9 +1,11 @@
 /**
- * Deterministic seed: category tree, brands, stores with shipping, the named fixtures of
- * docs/fixtures.md, help articles and N generated products with images and listings.
+ * Deterministic seed: category tree, brands, stores with shipping and owners, the demo accounts
+ * and named fixtures of docs/fixtures.md, help articles and N generated products with images
+ * and listings.
  *
  * Same N, same data (ids included): every record comes from a PRNG seeded by its own key
- * (product i is the same whatever N is), and every timestamp is derived from BASE_DATE.
+ * (product i is the same whatever N is), and every timestamp is derived from BASE_DATE; only
+ * the salt of the one password hash differs between runs.
  * Rows go in as multi-row INSERTs of 1000 products (plus their images and listings), because
  * product_search is maintained by statement-level triggers on products and listings.
  *
@@ -22,6 +24,8 @@ import {
   type MidDef,
   type TopDef,
 } from "./catalog";
+import { hashPassword } from "../accounts/password";
+import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./accounts";
 import { HELP_ARTICLES } from "./help";
 import { rngFor, type Rng } from "./random";
 import { CLOSED_STORE, FIXTURE_STORES, GENERATED_STORES, type StoreDef, type TemplateDef } from "./stores";
@@ -111,7 +115,9 @@ interface ListingRow {
 }
 
 const COLUMNS = {
-  users: "id uuid, email text, name text, role user_role, created_at timestamptz, updated_at timestamptz",
+  users:
+    "id uuid, email text, name text, role user_role, password_hash text, email_verified_at timestamptz, " +
+    "created_at timestamptz, updated_at timestamptz",
   stores: "id uuid, slug text, name text, status store_status, created_at timestamptz, updated_at timestamptz",
   store_owners: "store_id uuid, user_id uuid, created_at timestamptz",
   brands: "id uuid, slug text, name text",
@@ -274,7 +280,8 @@ interface SeededStore extends StoreDef {
   templateIds: string[];
 }
 
-function buildStores() {
+/** `passwordHash`: of DEMO_PASSWORD, hashed once per run (scrypt is slow on purpose). */
+function buildStores(passwordHash: string) {
   const users: object[] = [];
   const stores: object[] = [];
   const owners: object[] = [];
@@ -292,6 +299,8 @@ function buildStores() {
       email: `owner+${store.slug}@example.com`,
       name: store.ownerName,
       role: "store_owner",
+      password_hash: passwordHash,
+      email_verified_at: iso(created - DAY),
       created_at: iso(created - DAY),
       updated_at: iso(created - DAY),
     });
@@ -306,6 +315,7 @@ function buildStores() {
     });
     owners.push({ store_id: id, user_id: ownerId, created_at: iso(created) });
     const defs = store.templates ?? generatedTemplates(rng);
+    if (defs.length === 0) throw new Error(`seed store ${store.slug} has no shipping template`);
     const templateIds: string[] = [];
     for (const t of defs) {
       const templateId = rng.uuid();
@@ -332,6 +342,25 @@ function buildStores() {
       }
     }
     seeded.push({ ...store, id, ownerId, templateIds });
+  });
+  DEMO_ACCOUNTS.forEach((account, k) => {
+    const userId = rngFor(`user:${account.email}`).uuid();
+    const at = iso(BASE_DATE - 90 * DAY + k * HOUR);
+    users.push({
+      id: userId,
+      email: account.email,
+      name: account.name,
+      role: account.role,
+      password_hash: passwordHash,
+      email_verified_at: at,
+      created_at: at,
+      updated_at: at,
+    });
+    for (const slug of account.stores) {
+      const store = seeded.find((x) => x.slug === slug);
+      if (!store) throw new Error(`demo account ${account.email} owns unknown store ${slug}`);
+      owners.push({ store_id: store.id, user_id: userId, created_at: at });
+    }
   });
   return { users, stores, owners, templates, rates, seeded };
 }
@@ -654,7 +683,7 @@ export async function seedCatalog(db: PrismaClient, { products: total = DEFAULT_
   await insert(db, "categories", ref.categories);
   await insert(db, "brands", ref.brands.map(({ id, slug, name }) => ({ id, slug, name })));
 
-  const s = buildStores();
+  const s = buildStores(await hashPassword(DEMO_PASSWORD));
   await insert(db, "users", s.users);
   await insert(db, "stores", s.stores);
   await insert(db, "store_owners", s.owners);

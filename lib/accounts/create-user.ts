@@ -1,0 +1,33 @@
+import type { db, Prisma } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { findStoreBySlug } from "@/lib/stores/status";
+import { addStoreOwner, type Role, upsertUserWithPassword } from "./users";
+
+type Db = Prisma.TransactionClient | ReturnType<typeof db>;
+
+export interface CreateUserInput {
+  email: string;
+  password: string;
+  name?: string;
+  role?: Role;
+  /** Slug of a store the user becomes an owner of. */
+  store?: string;
+}
+
+/**
+ * `admin -- user create`: creates the account, or resets the password (and name and role, when
+ * given) of an existing one, and makes it an owner of `store`. Run it in a transaction: an
+ * unknown store throws before anything is written.
+ */
+export async function createOrResetUser(client: Db, input: CreateUserInput): Promise<{ id: string; created: boolean }> {
+  if (input.store !== undefined && input.role === "shopper") {
+    throw new AppError("parameter_invalid", "An owner of a store cannot have the role shopper.", "role");
+  }
+  const store = input.store === undefined ? null : await findStoreBySlug(client, input.store);
+  if (input.store !== undefined && !store) {
+    throw new AppError("parameter_invalid", `No store has the slug '${input.store}'.`, "store");
+  }
+  const user = await upsertUserWithPassword(input, client);
+  if (store) await addStoreOwner(user.id, store.id, client);
+  return user;
+}

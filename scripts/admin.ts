@@ -1,0 +1,297 @@
+/**
+ * Operator commands (decisions.md "Accounts and operator commands"):
+ *
+ *   npm run --silent admin -- user create --email E --password P [--name N] [--role shopper|store_owner|admin] [--store SLUG]
+ *   npm run --silent admin -- key create --store SLUG --scopes listings:read,listings:write,shipping:write [--name N]
+ *   npm run --silent admin -- key revoke KEY_ID
+ *   npm run --silent admin -- setting set agentic_checkout on|off
+ *   npm run --silent admin -- store set-status SLUG active|suspended|closed
+ *
+ * Each works on DATABASE_URL, or on the embedded folder (EMBEDDED_DATA_DIR, default .data/pglite)
+ * when it is unset and the app is stopped. The result is the last line of stdout (notes go to
+ * stderr). Exit 0 on success; 2 with a one-line reason on stderr when the command line is wrong
+ * (nothing is written); 1 when the database cannot be used (unreachable, not migrated, the
+ * embedded folder open in another process). This file parses and prints; the work is lib's.
+ */
+import { parseArgs } from "node:util";
+import { createOrResetUser } from "../lib/accounts/create-user";
+import { checkName, checkPassword, normaliseEmail, ROLES, type Role } from "../lib/accounts/users";
+import { createApiKey, normaliseScopes, revokeApiKey } from "../lib/auth/api-keys";
+import { closeDb, createDb, type PrismaClient } from "../lib/db";
+import { embeddedDataDir, embeddedFolderHolder } from "../lib/db/embedded";
+import { pendingMigrations } from "../lib/db/migrate";
+import { AppError } from "../lib/errors";
+import { isSettingName, SETTINGS, setSetting } from "../lib/settings";
+import { findStoreBySlug, isStoreStatus, setStoreStatus, STORE_STATUSES } from "../lib/stores/status";
+
+/** The command line is wrong: exit 2, nothing written. */
+class BadInput extends Error {}
+/** The database cannot be used: exit 1. */
+class DatabaseUnavailable extends Error {}
+
+/** What a command does once its input is checked: its result line, and a note for stderr. */
+type Run = (client: PrismaClient) => Promise<{ result: string; note?: string }>;
+
+interface Command {
+  usage: string;
+  /** Flags, each taking a value. */
+  flags: string[];
+  required: string[];
+  /** Names of the positional arguments, in order (all required). */
+  positionals: string[];
+  /** Checks the input (throwing BadInput or AppError) before the database is opened. */
+  prepare(flags: Record<string, string | undefined>, positionals: string[]): Run;
+}
+
+const DEFAULT_KEY_NAME = "Operator key";
+/** Where each `param` of an AppError came from on the command line. */
+const PARAM_SOURCE: Record<string, string> = {
+  email: "--email",
+  password: "--password",
+  name: "--name",
+  role: "--role",
+  store: "--store",
+  scopes: "--scopes",
+};
+
+const COMMANDS: Record<string, Command> = {
+  "user create": {
+    usage: "user create --email E --password P [--name N] [--role shopper|store_owner|admin] [--store SLUG]",
+    flags: ["email", "password", "name", "role", "store"],
+    required: ["email", "password"],
+    positionals: [],
+    prepare(flags) {
+      const email = normaliseEmail(flags.email!);
+      const password = checkPassword(flags.password!);
+      checkName(flags.name);
+      const role = flags.role;
+      if (role !== undefined && !(ROLES as readonly string[]).includes(role)) {
+        throw new BadInput(`--role is one of ${ROLES.join(", ")}, not '${role}'`);
+      }
+      const store = flags.store;
+      if (store !== undefined) checkSlug("--store", store);
+      if (store !== undefined && role === "shopper") throw new BadInput("--role: an owner of a store cannot be a shopper");
+      return async (client) => {
+        const user = await client.$transaction((tx) =>
+          createOrResetUser(tx, { email, password, name: flags.name, role: role as Role | undefined, store }),
+        );
+        const did = user.created ? `created ${email} (${role ?? (store ? "store_owner" : "shopper")})` : `reset the password of ${email}`;
+        return { result: user.id, note: `${did}${store ? `, an owner of ${store}` : ""}` };
+      };
+    },
+  },
+
+  "key create": {
+    usage: "key create --store SLUG --scopes listings:read,listings:write,shipping:write [--name N]",
+    flags: ["store", "scopes", "name"],
+    required: ["store", "scopes"],
+    positionals: [],
+    prepare(flags) {
+      const slug = checkSlug("--store", flags.store!);
+      const scopes = normaliseScopes(flags.scopes!.split(",").map((s) => s.trim()));
+      const name = flags.name ?? DEFAULT_KEY_NAME;
+      return async (client) => {
+        const store = await findStoreBySlug(client, slug);
+        if (!store) throw new BadInput(`--store: no store has the slug '${slug}'`);
+        const { key, summary } = await createApiKey(client, { storeId: store.id, name, scopes });
+        return {
+          result: key,
+          note:
+            `created ${summary.display} (${scopes.join(",")}) for ${slug}; the full key is shown this once. ` +
+            `Revoke it with: npm run admin -- key revoke ${summary.keyId}`,
+        };
+      };
+    },
+  },
+
+  "key revoke": {
+    usage: "key revoke KEY_ID",
+    flags: [],
+    required: [],
+    positionals: ["KEY_ID"],
+    prepare(_flags, [given]) {
+      // KEY_ID is the `<key_id>` of `mk_live_<key_id>.<secret>`; the key's display form names it too.
+      const keyId = given!.replace(/^mk_live_/, "").replace(/\..*$/s, "");
+      if (!/^[a-z0-9]{16}$/.test(keyId)) {
+        throw new BadInput(`KEY_ID is the 16 characters after mk_live_ in a key, not '${given}'`);
+      }
+      return async (client) => {
+        const revoked = await revokeApiKey(client, keyId);
+        if (!revoked) throw new BadInput(`KEY_ID: no API key has the key id '${keyId}'`);
+        return { result: "revoked", note: `revoked ${revoked.display}` };
+      };
+    },
+  },
+
+  "setting set": {
+    usage: `setting set ${Object.keys(SETTINGS).join("|")} on|off`,
+    flags: [],
+    required: [],
+    positionals: ["NAME", "VALUE"],
+    prepare(_flags, [name, value]) {
+      if (!isSettingName(name!)) throw new BadInput(`unknown setting '${name}'; settings are ${Object.keys(SETTINGS).join(", ")}`);
+      if (value !== "on" && value !== "off") throw new BadInput(`${name} is on or off, not '${value}'`);
+      return async (client) => {
+        const on = await setSetting(name, value, client);
+        return { result: on ? "on" : "off" };
+      };
+    },
+  },
+
+  "store set-status": {
+    usage: "store set-status SLUG active|suspended|closed",
+    flags: [],
+    required: [],
+    positionals: ["SLUG", "STATUS"],
+    prepare(_flags, [given, status]) {
+      const slug = checkSlug("SLUG", given!);
+      if (!isStoreStatus(status!)) throw new BadInput(`STATUS is one of ${STORE_STATUSES.join(", ")}, not '${status}'`);
+      return async (client) => {
+        const now = await setStoreStatus(client, slug, status);
+        if (!now) throw new BadInput(`SLUG: no store has the slug '${slug}'`);
+        return { result: now };
+      };
+    },
+  },
+};
+
+const USAGE = [
+  "usage: npm run --silent admin -- <command>",
+  ...Object.values(COMMANDS).map((c) => `  ${c.usage}`),
+  "Works on DATABASE_URL, or on the embedded folder (EMBEDDED_DATA_DIR, default .data/pglite) when it is unset and the app is stopped.",
+].join("\n");
+
+/** A slug as typed; whether a store has it is the database's to say. */
+function checkSlug(source: string, slug: string): string {
+  if (slug === "" || slug.length > 200 || /[\u0000-\u001f\u007f]/.test(slug)) {
+    throw new BadInput(`${source}: no store has the slug '${slug}'`);
+  }
+  return slug;
+}
+
+/** Reads the command line into a command ready to run (or throws BadInput). */
+function parse(argv: string[]): Run {
+  if (argv.length === 0) throw new BadInput(`no command given; commands: ${Object.keys(COMMANDS).join(", ")} (--help for usage)`);
+  const name = argv.slice(0, 2).join(" ");
+  const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : undefined;
+  if (!command) {
+    throw new BadInput(`unknown command '${name}'; commands: ${Object.keys(COMMANDS).join(", ")} (--help for usage)`);
+  }
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({
+      args: argv.slice(2),
+      options: Object.fromEntries(command.flags.map((f) => [f, { type: "string", multiple: true }])),
+      allowPositionals: true,
+      strict: true,
+    });
+  } catch (err) {
+    throw new BadInput(`${parseError(err)} (usage: ${command.usage})`);
+  }
+  const flags: Record<string, string | undefined> = {};
+  for (const [flag, values] of Object.entries(parsed.values)) {
+    const list = values as string[];
+    if (list.length > 1) throw new BadInput(`--${flag} is given ${list.length} times`);
+    flags[flag] = list[0];
+  }
+  for (const flag of command.required) {
+    if (flags[flag] === undefined) throw new BadInput(`--${flag} is required (usage: ${command.usage})`);
+  }
+  const positionals = parsed.positionals;
+  if (positionals.length < command.positionals.length) {
+    throw new BadInput(`${command.positionals[positionals.length]} is missing (usage: ${command.usage})`);
+  }
+  if (positionals.length > command.positionals.length) {
+    throw new BadInput(`unexpected argument '${positionals[command.positionals.length]}' (usage: ${command.usage})`);
+  }
+  try {
+    return command.prepare(flags, positionals);
+  } catch (err) {
+    throw asBadInput(err);
+  }
+}
+
+function parseError(err: unknown): string {
+  const { code, message } = err as { code?: string; message?: string };
+  const option = /'(?:-\w, )?(--?[^' <]+)/.exec(message ?? "")?.[1] ?? "";
+  if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown flag '${option}'`;
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return `${option} needs a value`;
+  return (message ?? String(err)).split("\n")[0]!;
+}
+
+/** A domain module's refusal of a value, worded for the command line. */
+function asBadInput(err: unknown): unknown {
+  if (!(err instanceof AppError) || err.status !== 400) return err;
+  const source = err.param ? (PARAM_SOURCE[err.param] ?? err.param) : undefined;
+  return new BadInput(source ? `${source}: ${err.message}` : err.message);
+}
+
+/** The database the command works on, or DatabaseUnavailable saying why not. */
+async function open(): Promise<PrismaClient> {
+  if (!process.env.DATABASE_URL) {
+    const dir = embeddedDataDir();
+    const holder = embeddedFolderHolder(dir);
+    if (holder !== null) {
+      throw new DatabaseUnavailable(
+        `the embedded database in ${dir} is open in another process (pid ${holder}); stop the app first, or set DATABASE_URL`,
+      );
+    }
+  }
+  const client = createDb();
+  let pending: string[];
+  try {
+    pending = await pendingMigrations(client);
+  } catch (err) {
+    await closeDb(client).catch(() => {});
+    const where = process.env.DATABASE_URL ? "the database of DATABASE_URL" : `the embedded database in ${embeddedDataDir()}`;
+    throw new DatabaseUnavailable(`cannot use ${where}: ${firstLine(err)}`);
+  }
+  if (pending.length > 0) {
+    await closeDb(client);
+    const which = pending.length === 1 ? `migration ${pending[0]} is` : `${pending.length} migrations (from ${pending[0]}) are`;
+    throw new DatabaseUnavailable(`the database is not up to date: ${which} not applied; run npm run db:migrate first`);
+  }
+  return client;
+}
+
+/** The telling line of an error (drivers' and Prisma's messages end with the reason). */
+function firstLine(err: unknown): string {
+  const lines = (err instanceof Error ? err.message : String(err)).split("\n").map((l) => l.trim());
+  return lines.filter(Boolean).at(-1) ?? "unknown error";
+}
+
+/** Control characters of a value the operator typed are shown escaped, so a reason stays one line. */
+function printable(text: string): string {
+  const shown = text.replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return shown.length > 500 ? `${shown.slice(0, 500)}…` : shown;
+}
+
+async function main(argv: string[]): Promise<number> {
+  if (argv.length === 1 && ["help", "--help", "-h"].includes(argv[0]!)) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const run = parse(argv);
+  const client = await open();
+  try {
+    const { result, note } = await run(client);
+    if (note) process.stderr.write(`${printable(note)}\n`);
+    process.stdout.write(`${result}\n`);
+    return 0;
+  } catch (err) {
+    throw asBadInput(err);
+  } finally {
+    await closeDb(client);
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (err: unknown) => {
+    const reason = err instanceof BadInput || err instanceof DatabaseUnavailable ? err.message : `failed: ${firstLine(err)}`;
+    process.stderr.write(`admin: ${printable(reason)}\n`);
+    process.exitCode = err instanceof BadInput ? 2 : 1;
+  },
+);

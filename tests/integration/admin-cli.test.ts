@@ -1,0 +1,415 @@
+/**
+ * decisions.md "Accounts and operator commands": `npm run --silent admin -- …`, run for real as a
+ * child process, on a PostgreSQL database of its own (when DATABASE_URL names a server) and on a
+ * fresh embedded folder (always) that an app started on it migrated and seeded, then stopped.
+ * Each command prints its result as the last line of stdout and exits 0; bad input exits non-zero
+ * with a one-line reason on stderr and changes nothing.
+ *
+ * Embedded: the folder serves one process at a time, so the commands run while no app does, and
+ * the database is inspected through an app started for the purpose (and stopped again).
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyPassword } from "../../lib/accounts/password";
+import { authenticateApiKey } from "../../lib/auth/api-keys";
+import { createDb } from "../../lib/db";
+import { api } from "../helpers/http";
+import { createTestDatabase, startServer, type StartedServer, type TestDatabase } from "../setup/app";
+
+interface Ran {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `npm run --silent admin -- ...args` with `env` over this process's environment. */
+function admin(args: string[], env: Record<string, string | undefined>): Promise<Ran> {
+  const childEnv: NodeJS.ProcessEnv = { ...process.env };
+  for (const [k, v] of Object.entries(env)) {
+    if (v === undefined) delete childEnv[k];
+    else childEnv[k] = v;
+  }
+  return new Promise((resolve, reject) => {
+    const child = spawn("npm", ["run", "--silent", "admin", "--", ...args], {
+      cwd: process.cwd(),
+      env: childEnv,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Lines of stderr that are the command's own (not the embedded database's progress lines). */
+function reasonLines(stderr: string): string[] {
+  return stderr.split("\n").filter((l) => l !== "" && !l.startsWith("[embedded database]"));
+}
+
+function expectResult(ran: Ran, result: string | RegExp) {
+  expect(ran.code, `exit code; stderr: ${ran.stderr}`).toBe(0);
+  // The result is the last line of stdout, and nothing else is printed there.
+  expect(ran.stdout.endsWith("\n"), ran.stdout).toBe(true);
+  const lines = ran.stdout.slice(0, -1).split("\n");
+  expect(lines, "stdout").toHaveLength(1);
+  if (typeof result === "string") expect(lines[0]).toBe(result);
+  else expect(lines[0]).toMatch(result);
+  expect(ran.stderr).not.toMatch(/^admin:/m);
+  return lines[0]!;
+}
+
+function expectRefusal(ran: Ran, reason: RegExp, code = 2) {
+  expect(ran.code, `exit code; stdout: ${ran.stdout}; stderr: ${ran.stderr}`).toBe(code);
+  expect(ran.stdout, "nothing on stdout").toBe("");
+  const lines = reasonLines(ran.stderr);
+  expect(lines, "one line on stderr").toHaveLength(1);
+  expect(lines[0]).toMatch(/^admin: /);
+  expect(lines[0]).toMatch(reason);
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const KEY = /^mk_live_([a-z0-9]{16})\.([A-Za-z0-9_-]{43})$/;
+
+/** A database to run the commands on, and a way to look at it (with an app serving it). */
+interface Target {
+  /** Environment of the command: DATABASE_URL, or the embedded folder. */
+  env: Record<string, string | undefined>;
+  inspect<T>(fn: (db: pg.Pool, baseUrl: string, databaseUrl: string) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** PostgreSQL: a database of its own and an app that serves it throughout. */
+async function serverTarget(): Promise<Target> {
+  const database = await createTestDatabase({ embedded: false, logPrefix: "[admin-cli pg]" });
+  let server: StartedServer;
+  try {
+    server = await startServer({ database, logPrefix: "[admin-cli pg]" });
+  } catch (err) {
+    await database.drop();
+    throw err;
+  }
+  const pool = new pg.Pool({ connectionString: database.databaseUrl, max: 2 });
+  return {
+    env: { DATABASE_URL: database.databaseUrl, EMBEDDED_DATA_DIR: undefined, EMBEDDED_DATABASE_PORT: undefined },
+    inspect: (fn) => fn(pool, server.baseUrl, database.databaseUrl),
+    close: async () => {
+      await pool.end();
+      await server.stop();
+      await database.drop();
+    },
+  };
+}
+
+/** Embedded: a folder an app migrated and seeded, then stopped; inspected by starting an app again. */
+async function embeddedTarget(): Promise<Target> {
+  const database: TestDatabase = await createTestDatabase({ embedded: true, logPrefix: "[admin-cli embedded]" });
+  try {
+    const first = await startServer({ database, logPrefix: "[admin-cli embedded]" });
+    await first.stop();
+  } catch (err) {
+    await database.drop();
+    throw err;
+  }
+  return {
+    env: { DATABASE_URL: undefined, EMBEDDED_DATA_DIR: database.embedded!.dataDir, EMBEDDED_DATABASE_PORT: undefined },
+    inspect: async (fn) => {
+      const server = await startServer({ database, logPrefix: "[admin-cli embedded]" });
+      const pool = new pg.Pool({ connectionString: database.databaseUrl, max: 1 });
+      try {
+        return await fn(pool, server.baseUrl, database.databaseUrl);
+      } finally {
+        await pool.end();
+        await server.stop();
+      }
+    },
+    close: () => database.drop(),
+  };
+}
+
+/** What the commands can change, to prove that a refused command changed nothing. */
+async function snapshot(db: pg.Pool) {
+  const q = async (sql: string) => (await db.query(sql)).rows;
+  return {
+    users: await q(`SELECT id, email, name, role, password_hash, updated_at FROM users ORDER BY id`),
+    owners: await q(`SELECT store_id, user_id FROM store_owners ORDER BY store_id, user_id`),
+    keys: await q(`SELECT key_id, name, scopes, revoked_at FROM api_keys ORDER BY key_id`),
+    settings: await q(`SELECT key, value, updated_at FROM settings ORDER BY key`),
+    stores: await q(`SELECT slug, status, updated_at FROM stores ORDER BY slug`),
+  };
+}
+
+/** How the key authenticates now: its store id, or the error code. */
+async function keyAnswer(databaseUrl: string, key: string): Promise<string> {
+  const client = createDb(databaseUrl);
+  try {
+    return (await authenticateApiKey(key, client)).storeId;
+  } catch (err) {
+    return (err as { code?: string }).code ?? String(err);
+  } finally {
+    await client.$disconnect();
+  }
+}
+
+/** What the public API shows of store B: the products of q=Quokkaphone and the offers' stores. */
+async function publicView(baseUrl: string) {
+  const search = await api(`${baseUrl}/api/public/v1/search?q=Quokkaphone&page_size=50`);
+  expect(search.status).toBe(200);
+  const mixed = await api(`${baseUrl}/api/public/v1/products/fixture-mixed-offers`);
+  const backorder = await api(`${baseUrl}/api/public/v1/products/fixture-backorder-only`);
+  expect(mixed.status).toBe(200);
+  expect(backorder.status).toBe(200);
+  return {
+    searchSlugs: (search.json.data as any[]).map((p) => p.slug).sort(),
+    mixedStores: (mixed.json.data.offers as any[]).map((o) => o.store_slug).sort(),
+    backorderStores: (backorder.json.data.offers as any[]).map((o) => o.store_slug),
+  };
+}
+
+const TARGETS = [
+  { label: "a PostgreSQL database (DATABASE_URL)", make: serverTarget, embedded: false, enabled: Boolean(process.env.DATABASE_URL) },
+  { label: "an embedded folder (app stopped)", make: embeddedTarget, embedded: true, enabled: true },
+];
+
+for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
+  describe.runIf(enabled)(`operator commands on ${label}`, () => {
+    let target: Target;
+    const run = (...args: string[]) => admin(args, target.env);
+
+    beforeAll(async () => {
+      target = await makeTarget();
+    }, 300_000);
+    afterAll(async () => {
+      await target?.close();
+    });
+
+    let ownerId = "";
+    let keyId = "";
+    let fullKey = "";
+
+    it("user create: creates users (roles, --store ownership), prints the id; again resets the password", async () => {
+      const owner = expectResult(
+        await run("user", "create", "--email", " New.Owner@Example.COM ", "--password", "first-pass-1", "--name", "New Owner", "--store", "fixture-store-a"),
+        UUID,
+      );
+      const shopper = expectResult(await run("user", "create", "--email", "shopper1@example.com", "--password", "shopper-pass"), UUID);
+      const adminId = expectResult(
+        await run("user", "create", "--email", "admin1@example.com", "--password", "admin-pass-1", "--role", "admin"),
+        UUID,
+      );
+      const both = expectResult(
+        await run("user", "create", "--email", "owner-of-b@example.com", "--password", "owner-pass-b", "--role", "store_owner", "--store", "fixture-store-b"),
+        UUID,
+      );
+      // The same e-mail again: the same account, a new password, the rest kept.
+      expectResult(await run("user", "create", "--email", "new.owner@example.com", "--password", "second-pass-2"), owner);
+      expect(new Set([owner, shopper, adminId, both]).size).toBe(4);
+      ownerId = owner;
+
+      await target.inspect(async (db) => {
+        const users = (
+          await db.query(
+            `SELECT u.id, u.email, u.name, u.role, u.password_hash,
+               coalesce((SELECT array_agg(s.slug ORDER BY s.slug) FROM store_owners o JOIN stores s ON s.id = o.store_id WHERE o.user_id = u.id), '{}') AS stores
+             FROM users u WHERE u.id = ANY($1::uuid[])`,
+            [[owner, shopper, adminId, both]],
+          )
+        ).rows;
+        const byId = new Map(users.map((u) => [u.id, u]));
+        expect(byId.get(owner)).toMatchObject({ email: "new.owner@example.com", name: "New Owner", role: "store_owner", stores: ["fixture-store-a"] });
+        expect(byId.get(shopper)).toMatchObject({ email: "shopper1@example.com", name: null, role: "shopper", stores: [] });
+        expect(byId.get(adminId)).toMatchObject({ email: "admin1@example.com", role: "admin", stores: [] });
+        expect(byId.get(both)).toMatchObject({ role: "store_owner", stores: ["fixture-store-b"] });
+        const hash = byId.get(owner)!.password_hash as string;
+        expect(hash).toMatch(/^scrypt\$/);
+        expect(await verifyPassword("second-pass-2", hash)).toBe(true);
+        expect(await verifyPassword("first-pass-1", hash)).toBe(false);
+        expect(await verifyPassword("shopper-pass", byId.get(shopper)!.password_hash)).toBe(true);
+      });
+    }, 300_000);
+
+    it("key create prints the full key once; only its hash and last 4 characters are stored; key revoke prints revoked", async () => {
+      fullKey = expectResult(
+        await run("key", "create", "--store", "fixture-store-b", "--scopes", "shipping:write,listings:read", "--name", "Feed sync"),
+        KEY,
+      );
+      const [, id, secret] = KEY.exec(fullKey)!;
+      keyId = id!;
+      const defaultNamed = expectResult(await run("key", "create", "--store", "fixture-store-a", "--scopes", "listings:read"), KEY);
+      const revokedId = KEY.exec(defaultNamed)![1]!;
+      expectResult(await run("key", "revoke", revokedId), "revoked");
+      // Revoking again is fine, and says so the same way.
+      expectResult(await run("key", "revoke", revokedId), "revoked");
+
+      await target.inspect(async (db) => {
+        const rows = (
+          await db.query(
+            `SELECT k.key_id, k.name, k.scopes, k.last4, k.secret_hash, k.revoked_at, s.slug
+             FROM api_keys k JOIN stores s ON s.id = k.store_id ORDER BY k.created_at`,
+          )
+        ).rows;
+        expect(rows.map((r) => [r.key_id, r.slug, r.name, r.scopes, r.revoked_at === null])).toEqual([
+          [keyId, "fixture-store-b", "Feed sync", ["listings:read", "shipping:write"], true],
+          [revokedId, "fixture-store-a", "Operator key", ["listings:read"], false],
+        ]);
+        const row = rows[0]!;
+        expect(row.last4).toBe(secret!.slice(-4));
+        expect(Buffer.from(row.secret_hash).equals(createHash("sha256").update(secret!).digest())).toBe(true);
+        // Neither the key nor its secret is anywhere in the database.
+        const tables = (
+          await db.query(`SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'`)
+        ).rows.map((r) => r.table_name as string);
+        expect(tables).toContain("api_keys");
+        for (const table of tables) {
+          for (const needle of [fullKey, secret!]) {
+            const found = await db.query(`SELECT count(*)::int AS n FROM "${table}" t WHERE t::text LIKE $1`, [`%${needle}%`]);
+            expect(found.rows[0].n, `${table} holds the key`).toBe(0);
+          }
+        }
+      });
+    }, 300_000);
+
+    it("setting set agentic_checkout on|off prints the new value", async () => {
+      expectResult(await run("setting", "set", "agentic_checkout", "on"), "on");
+      const on = await target.inspect(async (db) => (await db.query(`SELECT value FROM settings WHERE key = 'agentic_checkout'`)).rows);
+      expect(on).toEqual([{ value: true }]);
+      expectResult(await run("setting", "set", "agentic_checkout", "off"), "off");
+      const off = await target.inspect(async (db) => (await db.query(`SELECT value FROM settings WHERE key = 'agentic_checkout'`)).rows);
+      expect(off).toEqual([{ value: false }]);
+    }, 300_000);
+
+    it("store set-status: suspended takes the store's offers off search and product pages at once; active brings them back", async () => {
+      const before = await target.inspect(async (_db, baseUrl) => publicView(baseUrl));
+      expect(before.searchSlugs).toContain("fixture-backorder-only");
+      expect(before.mixedStores).toContain("fixture-store-b");
+      expect(before.backorderStores).toEqual(["fixture-store-b"]);
+
+      expectResult(await run("store", "set-status", "fixture-store-b", "suspended"), "suspended");
+      const suspended = await target.inspect(async (db, baseUrl, databaseUrl) => ({
+        status: (await db.query(`SELECT status::text FROM stores WHERE slug = 'fixture-store-b'`)).rows[0].status,
+        storeId: (await db.query(`SELECT id FROM stores WHERE slug = 'fixture-store-b'`)).rows[0].id,
+        view: await publicView(baseUrl),
+        key: await keyAnswer(databaseUrl, fullKey),
+      }));
+      expect(suspended.status).toBe("suspended");
+      expect(suspended.view.searchSlugs).not.toContain("fixture-backorder-only");
+      expect(suspended.view.searchSlugs).toContain("fixture-mixed-offers"); // store A still offers it
+      expect(suspended.view.mixedStores).not.toContain("fixture-store-b");
+      expect(suspended.view.mixedStores.length).toBeGreaterThan(0);
+      expect(suspended.view.backorderStores).toEqual([]);
+      // The store's keys (fullKey is store B's) are refused while it is not active.
+      expect(suspended.key).toBe("store_inactive");
+
+      expectResult(await run("store", "set-status", "fixture-store-b", "closed"), "closed");
+      expectResult(await run("store", "set-status", "fixture-store-b", "active"), "active");
+      const restored = await target.inspect(async (_db, baseUrl, databaseUrl) => ({
+        view: await publicView(baseUrl),
+        key: await keyAnswer(databaseUrl, fullKey),
+      }));
+      expect(restored.view).toEqual(before);
+      expect(restored.key).toBe(suspended.storeId);
+    }, 300_000);
+
+    it("bad input: a one-line reason, a non-zero exit, nothing changed", async () => {
+      // "db": refused once the database is open (the others are refused before it is opened).
+      const cases: Array<[string[], RegExp, "db"?]> = [
+        [[], /no command given/],
+        [["frobnicate"], /unknown command 'frobnicate'/],
+        [["user", "delete"], /unknown command 'user delete'/],
+        [["user", "create", "--password", "long-enough-1"], /--email is required/],
+        [["user", "create", "--email", "x@example.com"], /--password is required/],
+        [["user", "create", "--email"], /--email needs a value/],
+        [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--bogus", "1"], /unknown flag '--bogus'/],
+        [["user", "create", "--email", "x@example.com", "--email", "y@example.com", "--password", "long-enough-1"], /--email is given 2 times/],
+        [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "extra"], /unexpected argument 'extra'/],
+        [["user", "create", "--email", "not-an-email", "--password", "long-enough-1"], /--email: .*e-mail/],
+        [["user", "create", "--email", "x@example.com", "--password", "short"], /--password: .*8 to 200/],
+        [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--name", "two\nlines"], /--name: /],
+        [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--role", "superuser"], /--role is one of shopper, store_owner, admin/],
+        [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--role", "shopper", "--store", "fixture-store-a"], /--role: /],
+        [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--store", "no-such-store"], /--store: no store has the slug 'no-such-store'/i, "db"],
+        // An existing account with a bad --store keeps its password.
+        [["user", "create", "--email", "new.owner@example.com", "--password", "third-pass-3", "--store", "no-such-store"], /--store: no store has the slug/i, "db"],
+        [["key", "create", "--store", "fixture-store-a"], /--scopes is required/],
+        [["key", "create", "--scopes", "listings:read"], /--store is required/],
+        [["key", "create", "--store", "fixture-store-a", "--scopes", "listings:read,orders:write"], /--scopes: Unknown scope 'orders:write'/],
+        [["key", "create", "--store", "fixture-store-a", "--scopes", ""], /--scopes: /],
+        [["key", "create", "--store", "no-such-store", "--scopes", "listings:read"], /--store: no store has the slug 'no-such-store'/i, "db"],
+        [["key", "create", "--store", "fixture-store-a", "--scopes", "listings:read", "--name", "n".repeat(101)], /--name: /, "db"],
+        [["key", "revoke"], /KEY_ID is missing/],
+        [["key", "revoke", "not-a-key-id"], /KEY_ID is the 16 characters/],
+        [["key", "revoke", "0000000000000000"], /no API key has the key id '0000000000000000'/, "db"],
+        [["key", "revoke", "0000000000000000", "more"], /unexpected argument 'more'/],
+        [["setting", "set", "dark_mode", "on"], /unknown setting 'dark_mode'/],
+        [["setting", "set", "agentic_checkout", "yes"], /agentic_checkout is on or off, not 'yes'/],
+        [["setting", "set", "agentic_checkout"], /VALUE is missing/],
+        [["store", "set-status", "no-such-store", "suspended"], /SLUG: no store has the slug 'no-such-store'/i, "db"],
+        [["store", "set-status", "fixture-store-a", "paused"], /STATUS is one of active, suspended, closed/],
+        [["store", "set-status", "fixture-store-a"], /STATUS is missing/],
+      ];
+      // Those refused before the database is opened run side by side, eight at a time.
+      const before = await target.inspect(async (db) => snapshot(db));
+      const parsed = cases.filter(([, , db]) => !db);
+      for (let i = 0; i < parsed.length; i += 8) {
+        const batch = parsed.slice(i, i + 8);
+        const ran = await Promise.all(batch.map(([args]) => run(...args)));
+        batch.forEach(([, reason], k) => expectRefusal(ran[k]!, reason));
+      }
+      for (const [args, reason] of cases.filter(([, , db]) => db)) {
+        expectRefusal(await run(...args), reason);
+      }
+      const after = await target.inspect(async (db) => snapshot(db));
+      expect(after).toEqual(before);
+      const owner = before.users.find((u) => u.id === ownerId);
+      expect(await verifyPassword("second-pass-2", owner!.password_hash)).toBe(true);
+    }, 600_000);
+
+    it("--help prints the usage of every command", async () => {
+      const ran = await run("--help");
+      expect(ran.code).toBe(0);
+      for (const command of ["user create", "key create", "key revoke", "setting set", "store set-status"]) {
+        expect(ran.stdout).toContain(command);
+      }
+    }, 60_000);
+
+    if (embedded) {
+      it("refuses at once, in one line, while the app runs on the folder", async () => {
+        const { ran, settings } = await target.inspect(async (db) => ({
+          ran: await run("setting", "set", "agentic_checkout", "on"),
+          settings: (await db.query(`SELECT value FROM settings WHERE key = 'agentic_checkout'`)).rows,
+        }));
+        expectRefusal(ran, /embedded database in .* is open in another process \(pid \d+\); stop the app first/, 1);
+        expect(settings).toEqual([{ value: false }]);
+      }, 300_000);
+    } else {
+      it("says to migrate first on a database without the tables", async () => {
+        const name = `mkt_test_${process.pid}_empty`;
+        const adminUrl = process.env.TEST_DATABASE_ADMIN_URL || process.env.DATABASE_URL!;
+        const adminDb = new pg.Client({ connectionString: adminUrl });
+        await adminDb.connect();
+        try {
+          await adminDb.query(`DROP DATABASE IF EXISTS "${name}"`);
+          await adminDb.query(`CREATE DATABASE "${name}"`);
+          const url = new URL(adminUrl);
+          url.pathname = `/${name}`;
+          const ran = await admin(["setting", "set", "agentic_checkout", "on"], { DATABASE_URL: url.toString() });
+          expectRefusal(ran, /not up to date: .*run npm run db:migrate first/, 1);
+        } finally {
+          await adminDb.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+          await adminDb.end();
+        }
+      }, 120_000);
+    }
+  });
+}
+
+describe("operator commands without a database", () => {
+  it("an unreachable DATABASE_URL is one line and exit 1", async () => {
+    const ran = await admin(["setting", "set", "agentic_checkout", "on"], { DATABASE_URL: "postgresql://postgres@127.0.0.1:9/none" });
+    expectRefusal(ran, /cannot use the database of DATABASE_URL: /, 1);
+  }, 60_000);
+});
