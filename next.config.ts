@@ -7,6 +7,8 @@ const PUBLIC_PAGES = ["/", "/search", "/c/:slug", "/p/:slug", "/help", "/help/:s
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // forbidden(): the seller dashboard answers 403 to a signed-in account that owns no store.
+  experimental: { authInterrupts: true },
   // The database drivers run on the Node runtime, unbundled (PGlite loads its WebAssembly and
   // extension files from its own package folder).
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "@electric-sql/pglite", "pglite-prisma-adapter"],

@@ -21,6 +21,8 @@ const Env = z
     AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
     /** Where outgoing e-mail goes: `outbox` keeps it in the database for /dev/outbox and the log. */
     EMAIL_DELIVERY: z.enum(["outbox"]).default("outbox"),
+    /** `on` serves /dev/outbox in production too (it shows sign-in links: tests and demos only). */
+    DEV_OUTBOX: z.enum(["on", "off"]).optional(),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
@@ -42,6 +44,8 @@ export interface AppConfig {
   redisUrl?: string;
   authSecret: string;
   emailDelivery: "outbox";
+  /** Whether /dev/outbox is served: always outside production, in production only with DEV_OUTBOX=on. */
+  devOutbox: boolean;
 }
 
 let cached: AppConfig | undefined;
@@ -62,6 +66,7 @@ export function config(): AppConfig {
     redisUrl: env.REDIS_URL,
     authSecret: env.AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
     emailDelivery: env.EMAIL_DELIVERY,
+    devOutbox: env.NODE_ENV !== "production" ? env.DEV_OUTBOX !== "off" : env.DEV_OUTBOX === "on",
   };
   return cached;
 }

@@ -39,7 +39,7 @@ export const ERROR_TABLE = {
 
   // Public catalog and cart links
   no_purchasable_lines: { status: 400, type: "invalid_request_error", description: "No line of the cart link can be bought now; `rejected` lists them." },
-  product_not_found: { status: 404, type: "not_found_error", description: "No such product (on the seller API: no product with that id or GTIN)." },
+  product_not_found: { status: 404, type: "not_found_error", description: "No such product (creating a seller listing: 400, naming `product_id` or `gtin`)." },
   help_article_not_found: { status: 404, type: "not_found_error", description: "No published help article has this slug." },
 
   // Callers: API keys (and later OAuth tokens)
@@ -98,11 +98,18 @@ export interface AppErrorOptions {
   extra?: Record<string, unknown>;
   /** Response headers the error needs (`WWW-Authenticate`, `Retry-After`). */
   headers?: Record<string, string>;
+  /**
+   * A 400 `invalid_request_error` instead of the code's own status: a reference inside a request
+   * body that resolves to nothing (decisions.md: creating a listing for an unknown GTIN is a 400
+   * `product_not_found`, while retrieving an unknown product is a 404).
+   */
+  asInvalidRequest?: boolean;
 }
 
 export class AppError extends Error {
   readonly extra?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
+  readonly asInvalidRequest: boolean;
 
   constructor(
     readonly code: ErrorCode,
@@ -114,13 +121,14 @@ export class AppError extends Error {
     this.name = "AppError";
     this.extra = options.extra;
     this.headers = options.headers;
+    this.asInvalidRequest = options.asInvalidRequest ?? false;
   }
 
   get status(): number {
-    return ERROR_TABLE[this.code].status;
+    return this.asInvalidRequest ? 400 : ERROR_TABLE[this.code].status;
   }
 
   get type(): ErrorType {
-    return ERROR_TABLE[this.code].type;
+    return this.asInvalidRequest ? "invalid_request_error" : ERROR_TABLE[this.code].type;
   }
 }

@@ -11,7 +11,7 @@ const EMAIL = /^[^\s@\u0000-\u001f\u007f]{1,64}@[^\s@\u0000-\u001f\u007f]{1,255}
 
 /** E-mails are compared and stored lower-cased and trimmed. */
 export function normaliseEmail(email: string): string {
-  const value = email.trim().toLowerCase();
+  const value = email.trim().normalize("NFC").toLowerCase();
   if (value.length > 254 || !EMAIL.test(value)) throw new AppError("parameter_invalid", "Enter a valid e-mail address.", "email");
   return value;
 }

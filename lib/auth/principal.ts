@@ -1,7 +1,9 @@
+import type { Role } from "@/lib/accounts/users";
+
 /**
  * Who is calling. Every authenticated door resolves its credential to one of these, and the scope
- * check (lib/auth/scopes.ts) reads `scopes` whatever the kind. OAuth tokens will resolve to a
- * principal of their own kind beside the API key's.
+ * check (lib/auth/scopes.ts) reads `scopes` of the kinds that carry them. OAuth tokens will
+ * resolve to a principal of their own kind beside the API key's.
  */
 export interface ApiKeyPrincipal {
   kind: "api_key";
@@ -13,9 +15,30 @@ export interface ApiKeyPrincipal {
   scopes: string[];
 }
 
-export type Principal = ApiKeyPrincipal;
+/** A person signed in with a session cookie (HTML form posts and pages). */
+export interface UserPrincipal {
+  kind: "user";
+  userId: string;
+  role: Role;
+}
+
+export type Principal = ApiKeyPrincipal | UserPrincipal;
 
 /** The key under which a principal's rate-limit bucket and idempotency records are kept. */
 export function principalKey(principal: Principal): string {
-  return `${principal.kind}:${principal.apiKeyId}`;
+  switch (principal.kind) {
+    case "api_key":
+      return `api_key:${principal.apiKeyId}`;
+    case "user":
+      return `user:${principal.userId}`;
+  }
+}
+
+/**
+ * The store an API-key caller acts for. Seller routes sit behind `apiKeyAccess`, so their caller
+ * is always a key; anything else reaching one is a wiring mistake, not a client error.
+ */
+export function storeIdOf(principal: Principal): string {
+  if (principal.kind !== "api_key") throw new Error(`a store API key is required here, not a ${principal.kind} principal`);
+  return principal.storeId;
 }

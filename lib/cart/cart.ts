@@ -46,9 +46,15 @@ export class CartFullError extends Error {
   }
 }
 
-/** The cart behind a cookie token; an absent or unknown token is an empty cart. */
-export async function getCart(cartToken: string | undefined): Promise<CartView> {
-  const cartId = cartToken ? await findCartId(cartToken) : null;
+/**
+ * Whose cart: an anonymous visitor's (the bearer token of their cart cookie) or an account's
+ * (while its holder is signed in).
+ */
+export type CartOwner = { token: string } | { userId: string };
+
+/** The owner's cart; an absent owner, an unknown token or an account without a cart is an empty cart. */
+export async function getCart(owner: CartOwner | undefined): Promise<CartView> {
+  const cartId = owner ? await findCartId(owner) : null;
   if (!cartId) return EMPTY;
   return viewOf(cartId, db());
 }
@@ -115,18 +121,31 @@ async function viewOf(cartId: string, executor: Pick<Tx, "$queryRaw">): Promise<
   };
 }
 
-async function findCartId(cartToken: string): Promise<string | null> {
-  if (!isToken(cartToken)) return null;
-  const cart = await db().cart.findUnique({ where: { tokenHash: tokenHash(cartToken) }, select: { id: true } });
+async function findCartId(owner: CartOwner): Promise<string | null> {
+  if ("userId" in owner) {
+    const cart = await db().cart.findUnique({ where: { userId: owner.userId }, select: { id: true } });
+    return cart?.id ?? null;
+  }
+  if (!isToken(owner.token)) return null;
+  const cart = await db().cart.findUnique({ where: { tokenHash: tokenHash(owner.token) }, select: { id: true } });
   return cart?.id ?? null;
 }
 
-/** The cart of a cookie token, made on first use. */
-async function ensureCart(tx: Tx, cartToken: string): Promise<string> {
-  const [row] = await tx.$queryRaw<Array<{ id: string }>>`
-    INSERT INTO carts (token_hash) VALUES (${tokenHash(cartToken)})
-    ON CONFLICT (token_hash) DO UPDATE SET updated_at = now()
-    RETURNING id::text AS id`;
+/**
+ * The owner's cart, made on first use. The upsert locks the cart's row until the transaction
+ * ends, so writers of one cart (adds, a merge at sign-in) take turns.
+ */
+async function ensureCart(tx: Tx, owner: CartOwner): Promise<string> {
+  const [row] =
+    "userId" in owner
+      ? await tx.$queryRaw<Array<{ id: string }>>`
+          INSERT INTO carts (user_id) VALUES (${owner.userId}::uuid)
+          ON CONFLICT (user_id) DO UPDATE SET updated_at = now()
+          RETURNING id::text AS id`
+      : await tx.$queryRaw<Array<{ id: string }>>`
+          INSERT INTO carts (token_hash) VALUES (${tokenHash(owner.token)})
+          ON CONFLICT (token_hash) DO UPDATE SET updated_at = now()
+          RETURNING id::text AS id`;
   return row!.id;
 }
 
@@ -141,9 +160,9 @@ export type AddResult = "added" | "unavailable" | "insufficient_stock";
  * Adds units of an offer to the cart (made on first use), up to 99 per line. A line that cannot be
  * bought now is not added.
  */
-export async function addToCart(cartToken: string, listingId: string, quantity: number): Promise<AddResult> {
+export async function addToCart(owner: CartOwner, listingId: string, quantity: number): Promise<AddResult> {
   return db().$transaction(async (tx) => {
-    const cartId = await ensureCart(tx, cartToken);
+    const cartId = await ensureCart(tx, owner);
     const current = await tx.cartLine.findUnique({
       where: { cartId_listingId: { cartId, listingId } },
       select: { quantity: true },
@@ -165,8 +184,8 @@ export async function addToCart(cartToken: string, listingId: string, quantity: 
  * Sets a line's quantity (0 removes it) and confirms its current price. False when the cart has
  * no such line.
  */
-export async function setLineQuantity(cartToken: string, listingId: string, quantity: number): Promise<boolean> {
-  const cartId = await findCartId(cartToken);
+export async function setLineQuantity(owner: CartOwner, listingId: string, quantity: number): Promise<boolean> {
+  const cartId = await findCartId(owner);
   if (!cartId) return false;
   return db().$transaction(async (tx) => {
     if (quantity === 0) {
@@ -204,13 +223,13 @@ export type OpenLinkResult =
  * nothing doubles. Unavailable lines are reported and not added; a line short of stock is added
  * and flagged, so the person can lower its quantity.
  */
-export async function openCartLink(cartToken: string, linkToken: string): Promise<OpenLinkResult> {
+export async function openCartLink(owner: CartOwner, linkToken: string): Promise<OpenLinkResult> {
   const link = await findCartLink(linkToken);
   if (!link) return { state: "not_found" };
   if (isExpired(link)) return { state: "expired", expiresAt: link.expiresAt };
 
   return db().$transaction(async (tx) => {
-    const cartId = await ensureCart(tx, cartToken);
+    const cartId = await ensureCart(tx, owner);
     const firstOpen =
       (await tx.$executeRaw`
         INSERT INTO cart_link_opens (cart_id, link_id) VALUES (${cartId}::uuid, ${link.id}::uuid)
@@ -250,5 +269,40 @@ export async function openCartLink(cartToken: string, linkToken: string): Promis
       })),
       cart: await viewOf(cartId, tx),
     };
+  });
+}
+
+/**
+ * At sign-in: moves the anonymous cart of `cartToken` into the account's cart, in one
+ * transaction. Quantities of an offer in both are added (up to 99 a line); offers only in the
+ * anonymous cart join as long as the account's cart has room (100 offers; the oldest first); the
+ * links the anonymous cart took in count as taken in by the account's (so opening one again does
+ * not double it); the anonymous cart is deleted. The anonymous cart's row is locked first and gone
+ * at commit, so two sign-ins with the same cookie at once merge it once.
+ */
+export async function mergeCartIntoAccount(cartToken: string | undefined, userId: string): Promise<void> {
+  if (!cartToken || !isToken(cartToken)) return;
+  await db().$transaction(async (tx) => {
+    const [anonymous] = await tx.$queryRaw<Array<{ id: string }>>`
+      SELECT id::text AS id FROM carts WHERE token_hash = ${tokenHash(cartToken)} FOR UPDATE`;
+    if (!anonymous) return;
+    const cartId = await ensureCart(tx, { userId });
+    await tx.$executeRaw`
+      UPDATE cart_lines a SET quantity = LEAST(${LINE_QUANTITY_MAX}, a.quantity + b.quantity)
+      FROM cart_lines b
+      WHERE a.cart_id = ${cartId}::uuid AND b.cart_id = ${anonymous.id}::uuid AND a.listing_id = b.listing_id`;
+    await tx.$executeRaw`
+      INSERT INTO cart_lines (cart_id, listing_id, quantity, price_cents, added_at)
+      SELECT ${cartId}::uuid, b.listing_id, LEAST(${LINE_QUANTITY_MAX}, b.quantity), b.price_cents, b.added_at
+      FROM cart_lines b
+      WHERE b.cart_id = ${anonymous.id}::uuid
+        AND NOT EXISTS (SELECT 1 FROM cart_lines a WHERE a.cart_id = ${cartId}::uuid AND a.listing_id = b.listing_id)
+      ORDER BY b.added_at, b.listing_id
+      LIMIT GREATEST(0, ${CART_MAX_LINES} - (SELECT count(*) FROM cart_lines WHERE cart_id = ${cartId}::uuid))`;
+    await tx.$executeRaw`
+      INSERT INTO cart_link_opens (cart_id, link_id, opened_at)
+      SELECT ${cartId}::uuid, link_id, opened_at FROM cart_link_opens WHERE cart_id = ${anonymous.id}::uuid
+      ON CONFLICT DO NOTHING`;
+    await tx.$executeRaw`DELETE FROM carts WHERE id = ${anonymous.id}::uuid`;
   });
 }

@@ -3,7 +3,7 @@ import type { ConditionValue } from "@/lib/schemas/catalog";
 export interface BuyBoxCandidate {
   listingId: string;
   priceCents: number;
-  /** Cheapest shipping rate of the listing's template (0 when it has none). */
+  /** The listing template's US standard rate, else its `*` standard rate (0 when it has neither). */
   shippingCents: number;
   condition: ConditionValue;
   inStock: boolean;
@@ -12,7 +12,7 @@ export interface BuyBoxCandidate {
 
 /**
  * Buy box: among in-stock offers, `new` preferred over any used condition, then the lowest
- * landed price (price + cheapest shipping), then the earlier listing. Null when none is in stock.
+ * landed price (price + the US, else `*`, standard rate), then the earlier listing. Null when none is in stock.
  */
 export function buyBoxWinner(offers: BuyBoxCandidate[]): string | null {
   let best: BuyBoxCandidate | null = null;

@@ -40,7 +40,8 @@ interface ProductRow {
 export async function getProduct(slug: string): Promise<ProductRecordData> {
   if (!PRODUCT_SLUG.test(slug)) throw notFound(slug);
   // One statement: the product, its breadcrumb and images, and its purchasable offers
-  // (offer_is_purchasable, the one SQL definition), cheapest first.
+  // (offer_is_purchasable, the one SQL definition), cheapest first. An offer's shipping is its
+  // template's US standard rate, else its `*` standard rate (decisions.md), else 0.
   const [product] = await db().$queryRaw<ProductRow[]>`
     SELECT p.id, p.slug, p.title, p.description, p.gtin, p.mpn, p.attributes,
            p.rating_avg::float8 AS rating_avg, p.rating_count,
@@ -54,8 +55,10 @@ export async function getProduct(slug: string): Promise<ProductRecordData> {
                      'listing_id', l.id, 'price_cents', l.price_cents, 'list_price_cents', l.list_price_cents,
                      'currency', l.currency, 'condition', l.condition, 'store_name', s.name, 'store_slug', s.slug,
                      'in_stock', l.quantity > 0, 'created_at', l.created_at,
-                     'shipping_cents', coalesce((SELECT min(r.price_cents) FROM shipping_rates r
-                                                 WHERE r.template_id = l.shipping_template_id), 0))
+                     'shipping_cents', coalesce((SELECT r.price_cents FROM shipping_rates r
+                                                 WHERE r.template_id = l.shipping_template_id
+                                                   AND r.service = 'standard' AND r.region IN ('US', '*')
+                                                 ORDER BY r.region = 'US' DESC LIMIT 1), 0))
                    ORDER BY l.price_cents, l.created_at, l.id), '[]'::json)
               FROM listings l JOIN stores s ON s.id = l.store_id
               WHERE l.product_id = p.id

@@ -33,3 +33,16 @@ export function apiKeyAccess(scopes: readonly Scope[]): Access {
     errors: ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_in_query", "scope_missing", "store_inactive", "rate_limited"],
   };
 }
+
+/**
+ * What the seller API answers without a caller (405s, 404s): no CORS, and a token from the
+ * client address's failed-authentication bucket, so probing it costs what guessing keys costs.
+ */
+export function sellerFallbackAccess(): Access {
+  return { policies: [ipRateLimit("auth_failure", "auth_failure")], security: [], errors: ["rate_limited"] };
+}
+
+/** Anyone, without CORS (an authenticated surface's own description): this endpoint's bucket per client IP. */
+export function ipAccess(limit: RateLimitPolicy): Access {
+  return { policies: [ipRateLimit(limit)], security: [], errors: ["rate_limited"] };
+}

@@ -43,7 +43,8 @@ export function validateJson<S extends z.ZodType>(schema: S, raw: unknown): z.ou
     throw new AppError("parameter_invalid", "The request body must be a JSON object.");
   }
   const param = paramName(issue.path);
-  const missing = issue.code === "invalid_type" && readAt(raw, issue.path) === undefined;
+  // Absent, whatever the field's type: a string, a number, one of an enum's values.
+  const missing = (issue.code === "invalid_type" || issue.code === "invalid_value" || issue.code === "invalid_union") && readAt(raw, issue.path) === undefined;
   throw new AppError(
     missing ? "parameter_missing" : "parameter_invalid",
     missing ? `Missing required field '${param}'.` : `Invalid '${param}': ${issue.message}.`,

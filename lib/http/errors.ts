@@ -21,10 +21,11 @@ export function errorBody(
   requestId: string,
   param?: string,
   extra?: Record<string, unknown>,
+  type: ErrorType = ERROR_TABLE[code].type,
 ): ErrorBody {
   return {
     error: {
-      type: ERROR_TABLE[code].type,
+      type,
       code,
       message,
       ...(param === undefined ? {} : { param }),
@@ -44,7 +45,7 @@ export function errorOf(err: unknown, requestId: string): { status: number; body
   if (err instanceof AppError) {
     return {
       status: err.status,
-      body: errorBody(err.code, err.message, requestId, err.param, err.extra),
+      body: errorBody(err.code, err.message, requestId, err.param, err.extra, err.type),
       headers: err.headers ?? {},
     };
   }

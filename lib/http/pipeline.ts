@@ -1,5 +1,6 @@
 import type { NextRequest } from "next/server";
 import type { Principal } from "@/lib/auth/principal";
+import type { SessionUser } from "@/lib/auth/session";
 import type { Prisma } from "@/lib/db";
 import type { RateLimitDecision } from "@/lib/ratelimit";
 import type { CachePolicy } from "./cache-policies";
@@ -22,6 +23,8 @@ export interface RequestCtx {
   /** CORS headers of a public surface (none on authenticated ones). */
   cors?: Record<string, string>;
   principal?: Principal;
+  /** Set by the session policy: the signed-in person (their principal is `principal`). */
+  sessionUser?: SessionUser;
   params: Record<string, string>;
   query?: unknown;
   body?: unknown;

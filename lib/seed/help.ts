@@ -97,6 +97,64 @@ returned in \`rejected\` with the reason \`unavailable\` or \`insufficient_stock
 `,
   },
   {
+    slug: "signing-in-and-your-account",
+    title: "Signing in and your account",
+    summary: "Create an account with a password or sign in with a link we e-mail you; what your account page shows; signing out.",
+    body: `# Signing in and your account
+
+You can browse, search and fill a cart without an account. An account keeps your cart with you
+on every device where you sign in.
+
+## Create an account
+
+Choose **Sign in** at the top of any page, then **Create an account**. Enter your name (optional),
+your e-mail address and a password of 8 to 200 characters, and choose **Create account**. You are
+signed in at once.
+
+If the address already has an account, no second one is made and the existing account is not
+changed: sign in instead, or ask for a sign-in link. We also e-mail that address to say someone
+tried.
+
+## Sign in
+
+- **With your password:** on the sign-in page enter your e-mail and password and choose **Sign in**.
+  If either is wrong you see "Wrong e-mail or password."; we do not say which.
+- **With a link, no password needed:** enter your e-mail under **Email me a sign-in link**. We
+  e-mail you a link that signs you in. It works **once**, within **15 minutes**; after that ask
+  for a new one. If the address has no account yet, opening the link creates one, and in every
+  case it confirms that the address is yours.
+
+After signing in you return to the page you were on (or to your account page).
+
+Too many sign-in attempts from one network in a short time are refused for a moment; wait a
+few seconds and try again.
+
+## Your cart when you sign in
+
+Anything you put in your cart while signed out joins your account's cart when you sign in: the
+quantities of an item in both are added together (up to 99 of one item), and a cart holds up to
+100 different items. While you are signed in, your cart is the same on every device.
+
+## Your account page
+
+**Your account** (at the top of every page once you are signed in) shows your name, e-mail
+address and role: shopper, store owner or marketplace admin. Store owners also find a link to
+their seller dashboard there, and marketplace admins a link to the marketplace settings.
+
+## Signing out
+
+Choose **Sign out** on your account page. You are signed out on this browser; your account's
+cart stays with your account for next time.
+
+## Security
+
+- Passwords are stored only as a slow, salted hash (scrypt); nobody can read yours back.
+- You stay signed in for up to 30 days on a browser unless you sign out. The sign-in cookie
+  cannot be read by scripts and is not sent with forms posted from other sites, and forms posted
+  from other sites are refused.
+`,
+  },
+  {
     slug: "shipping-and-delivery",
     title: "Shipping and delivery",
     summary: "Who ships your order, how shipping prices and delivery estimates are set, and free-shipping thresholds.",
@@ -122,8 +180,8 @@ for example on orders over $35 from that store.
 ## Which offer is highlighted
 
 When several stores sell the same product, the highlighted offer (the "buy box") is the
-in-stock offer with the lowest **price plus cheapest shipping**, with new items preferred over
-used ones. Other offers are always listed below it, cheapest first.
+in-stock offer with the lowest **price plus standard shipping to the United States**, with new
+items preferred over used ones. Other offers are always listed below it, cheapest first.
 
 ## Backorders
 
@@ -229,42 +287,64 @@ settings.
   {
     slug: "selling-on-the-marketplace",
     title: "Selling on the marketplace",
-    summary: "Open a store, list products, set prices, conditions and shipping, and keep stock up to date.",
+    summary: "The seller dashboard: your stores, listings, prices, conditions, stock, shipping templates and API keys.",
     body: `# Selling on the marketplace
 
-## Open a store
+## Your stores and the seller dashboard
 
-Sign in, choose **Sell on the marketplace** and pick a store name and address (the *slug*,
-such as \`harbor-electronics\`). You can own several stores.
+Stores are opened by the marketplace team; ask them to make your account an owner of yours.
+Then sign in and open the **seller dashboard** at [/seller](/seller): it lists the stores you
+own. Each store has three sections, **Listings**, **Shipping templates** and **API keys**; if you
+own several stores, **Switch to** at the top takes you to the others. The dashboard works without
+JavaScript and on a phone.
 
 ## Listings
 
 A **listing** is your offer for a product: your price, condition, stock and shipping. Many
 stores can list the same product; shoppers see all offers on one product page.
 
-- **Attach to an existing product** by searching the catalog or by GTIN/EAN, or create a new
-  product with a title, description, brand, category, images and attributes.
-- **Condition**: new, like new, very good, good, acceptable, refurbished, used, or for parts.
-- **Price and list price** in cents. When the list price is higher than the price, the offer is
-  shown as on sale.
-- **SKU**: your own reference, unique within your store.
-- **Quantity**: we never show shoppers your stock level, only whether the offer is in stock.
-  Turn on **allow backorder** to keep selling when you reach zero.
+**Listings** shows your listings 25 to a page, most recently changed first, with title, SKU,
+condition, price, quantity, status and when it was last updated. Filter by **Status** (all but
+archived, draft, active, inactive, archived, or everything) and **Search by SKU or title**.
+
+**New listing** creates one in two steps:
+
+1. **The product.** Find a product already in the catalog by title or GTIN (EAN/UPC) and choose
+   **Sell this**, or describe a new product: title, category, brand (optional) and description
+   (optional). Images, attributes, GTIN and MPN of a new product can be given through the
+   seller API.
+2. **Your offer.**
+   - **SKU**: your own reference, unique within your store.
+   - **Condition**: new, like new, very good, good, acceptable, refurbished, used, or for parts.
+   - **Price** and **list price** in US dollars (such as 19.99). A blank list price is the
+     price; when the list price is higher than the price, the offer is shown as on sale.
+   - **Quantity in stock**: shoppers never see your stock level, only whether the offer is in
+     stock. Tick **Allow backorder** to keep selling at zero.
+   - **Shipping template**: needed before you can publish.
+
+Open a listing (its title in the table) to edit those fields, or change its quantity right in
+the table. If stock changed meanwhile (a sale, or your software through the API), the dashboard
+saves nothing and tells you, so it never overwrites a newer number.
 
 ## Listing states
 
 | State | Visible to shoppers | How to get there |
 |---|---|---|
 | Draft | No | every new listing starts here |
-| Active | Yes | **Publish** a draft (we check price, product and shipping profile), or reactivate |
-| Inactive | No | pause an active listing; reactivate any time |
-| Archived | No | retire a listing for good; it stays in your history |
+| Active | Yes | **Publish** a draft (we check its price, product and shipping template), or **Activate** an inactive one |
+| Inactive | No | **Deactivate** an active listing; **Activate** it again any time |
+| Archived | No | **Archive** (on the listing's page) retires it for good: it becomes read-only |
 
-## Shipping profiles
+## Shipping templates
 
-Create shipping profiles with a handling time and rates per service (standard, expedited),
-optionally free above an order value, and assign one to each listing. The cheapest rate counts
-toward the landed price that decides the highlighted offer.
+**Shipping templates** lists your templates with their rates and how many listings use each.
+A template has a name, **handling days** (before the parcel ships) and up to 50 rates; the form
+has rows for at least five, and blank rows are ignored. Each rate has a **region** (a two-letter
+country code such as \`US\`, or \`*\` for everywhere else), a **service** (standard or
+expedited), a **price** in US dollars, optionally **free over** an order value in US dollars,
+and the **min** and **max days** in transit. A change applies at once to every listing using the
+template. The standard rate for \`US\` (else for \`*\`) counts toward the landed price that
+decides the highlighted offer.
 
 ## Automate it
 
@@ -279,17 +359,20 @@ Everything above is available through the seller API at \`/api/v1\`. See
     body: `# Seller API keys
 
 The seller API (\`/api/v1\`) lets your inventory system, ERP or scripts manage listings, stock
-and shipping profiles for one store.
+and shipping templates for one store.
 
 ## Create a key
 
-1. Open **Seller dashboard > Settings > API keys** (store owners only).
-2. Name the key and choose its **scopes**:
-   - \`listings:read\`: read listings and shipping profiles, including the change feed,
+1. Open the seller dashboard at [/seller](/seller), choose your store, then **API keys**
+   (store owners only).
+2. Under **Create an API key**, give the key a **name** and tick its **scopes**:
+   - \`listings:read\`: read listings and shipping templates, including the change feed,
    - \`listings:write\`: create and update listings, publish, change status, adjust stock,
-   - \`shipping:write\`: create and update shipping profiles.
-3. Copy the key. It looks like \`mk_live_<key id>.<secret>\` and is **shown only once**; we keep
-   only a hash of the secret.
+   - \`shipping:write\`: create and update shipping templates.
+3. Press **Create API key**, then copy the key (the **Copy** button, or select it). It looks like
+   \`mk_live_<key id>.<secret>\` and is **shown only once**, on that page; we keep only a hash of
+   the secret. Afterwards the keys list shows it as \`mk_live_<key id>.…\` and its last four
+   characters, with its name, scopes, when it was created and when it was last used.
 
 ## Use a key
 
@@ -311,8 +394,9 @@ Authorization: Bearer mk_live_...
 ## Keep keys safe
 
 Store keys in a secrets manager, never in source code. Give each integration its own key with
-only the scopes it needs. If a key leaks, **revoke** it in the dashboard: it stops working
-immediately, and you can create a replacement.
+only the scopes it needs. If a key leaks, press **Revoke** beside it on the **API keys** page: it
+stops working immediately (the API answers 401 \`api_key_revoked\`), and you can create a
+replacement.
 `,
   },
 ];

@@ -13,7 +13,7 @@
 import { createHash, randomBytes, randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { api, findInventoryLeak } from "../helpers/http";
+import { api, findInventoryLeak, randomClientIp } from "../helpers/http";
 import { parseCartPage, parseHtml, type CartPage } from "../helpers/html";
 import { createTestDatabase, startServer, type StartedServer, type TestDatabase } from "../setup/app";
 
@@ -52,6 +52,8 @@ interface PageResponse {
 
 class Visitor {
   readonly cookies = new Map<string, string>();
+  /** Each visitor posts from an address of its own, so the form rate limit (30, then 5/s per IP) is theirs. */
+  readonly ip = randomClientIp();
 
   get cartCookie(): string | undefined {
     return this.cookies.get("cart");
@@ -63,6 +65,7 @@ class Visitor {
       headers.set("Cookie", [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; "));
     }
     if (!headers.has("User-Agent")) headers.set("User-Agent", "marketplace-cart-page-tests/1.0");
+    if (!headers.has("X-Forwarded-For")) headers.set("X-Forwarded-For", this.ip);
     const res = await fetch(server.baseUrl + path, {
       ...init,
       headers,

@@ -8,6 +8,9 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { beforeAll, describe, expect, it } from "vitest";
+import { PUBLIC_ENDPOINTS } from "@/lib/endpoints/public";
+import { ERROR_TABLE, PUBLIC_ERROR_CODES } from "@/lib/errors";
+import { errorCodesOf } from "@/lib/openapi/document";
 import { api, type ApiResponse } from "../helpers/http";
 
 describe("GET /openapi.json", () => {
@@ -65,6 +68,21 @@ describe("GET /openapi.json", () => {
       "page_size",
     ]) {
       expect(resolved, `parameter ${name} (have ${params.join(", ")})`).toContain(name);
+    }
+  });
+
+  it("documents every public route, each error code it can answer under its status and in the envelope", () => {
+    const documented = Object.entries(doc.paths).flatMap(([p, item]: [string, any]) => Object.keys(item).map((m) => `${m.toUpperCase()} ${p}`));
+    expect(documented.sort()).toEqual(PUBLIC_ENDPOINTS.map((e) => `${e.method} ${e.path}`).sort());
+    const envelopeCodes = doc.components.schemas.Error.properties.error.properties.code.enum;
+    expect([...envelopeCodes].sort()).toEqual([...PUBLIC_ERROR_CODES].sort());
+    for (const endpoint of PUBLIC_ENDPOINTS) {
+      const op = doc.paths[endpoint.path][endpoint.method.toLowerCase()];
+      expect(op.security).toEqual([]);
+      for (const code of errorCodesOf(endpoint)) {
+        expect(envelopeCodes, `${endpoint.operationId}: ${code}`).toContain(code);
+        expect(op.responses[String(ERROR_TABLE[code].status)]?.description, `${endpoint.operationId}: ${code}`).toContain(`\`${code}\``);
+      }
     }
   });
 

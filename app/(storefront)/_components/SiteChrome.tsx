@@ -1,5 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
+import { AccountLink } from "./AccountLink";
 import { SearchForm } from "./SearchForm";
 
 /** Header with the search box, content, footer: every storefront page and the 404 page. */
@@ -20,6 +21,7 @@ export function SiteChrome({ children }: { children: ReactNode }) {
             <Link href="/cart" prefetch={false}>
               Cart
             </Link>
+            <AccountLink />
           </nav>
         </div>
       </header>

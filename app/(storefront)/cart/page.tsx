@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
+import { getSessionUser } from "@/lib/auth/session";
 import { getCart } from "@/lib/cart/cart";
 import { CART_COOKIE } from "@/lib/cart/cookie";
-import type { CartNotice } from "@/lib/cart/forms";
+import type { CartNotice } from "@/lib/schemas/cart-forms";
+import { cartOwnerOf } from "../_lib/cart-owner";
 import { CartLines } from "../_components/CartLines";
 
 export const metadata: Metadata = { title: "Your cart", robots: { index: false } };
@@ -22,7 +24,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 
 export default async function CartPage({ searchParams }: Props) {
   const [cart, { notice }] = await Promise.all([
-    (async () => getCart((await cookies()).get(CART_COOKIE)?.value))(),
+    (async () => getCart(cartOwnerOf(await getSessionUser(), (await cookies()).get(CART_COOKIE)?.value)))(),
     searchParams,
   ]);
   const message = typeof notice === "string" && notice in NOTICES ? NOTICES[notice as CartNotice] : null;

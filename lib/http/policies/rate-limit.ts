@@ -3,10 +3,13 @@ import { consume, RATE_LIMITS, type RateLimitPolicy } from "@/lib/ratelimit";
 import { principalKey } from "@/lib/auth/principal";
 import type { Policy } from "../pipeline";
 
-/** A token from this endpoint's own bucket per client IP, taken before any work (public API). */
-export function ipRateLimit(policy: RateLimitPolicy): Policy {
+/**
+ * A token from this endpoint's own bucket per client IP, taken before any work (public API).
+ * `bucket` names a bucket several endpoints share instead (every way of signing in takes from one).
+ */
+export function ipRateLimit(policy: RateLimitPolicy, bucket?: string): Policy {
   return async (ctx, next) => {
-    ctx.rateLimit = await consume(policy, ctx.routeName, ctx.ip);
+    ctx.rateLimit = await consume(policy, bucket ?? ctx.routeName, ctx.ip);
     if (!ctx.rateLimit.allowed) throw rateLimited(policy, ctx.rateLimit.retryAfter, "this endpoint from your address");
     return next();
   };

@@ -2,8 +2,10 @@ import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { formatCents } from "@/lib/catalog/money";
 import { CartFullError, openCartLink, type LinkLineReport } from "@/lib/cart/cart";
+import { getSessionUser } from "@/lib/auth/session";
 import { CART_COOKIE } from "@/lib/cart/cookie";
 import { CartLines, STATUS_TEXT } from "../../../_components/CartLines";
+import { cartOwnerOf } from "../../../_lib/cart-owner";
 
 export const metadata: Metadata = { title: "Cart link", robots: { index: false } };
 
@@ -20,10 +22,11 @@ type Props = { params: Promise<{ token: string }> };
  */
 export default async function CartLinkPage({ params }: Props) {
   const { token } = await params;
-  const cartToken = (await cookies()).get(CART_COOKIE)?.value;
+  // Signed in: the link fills the account's cart; else the cookie's (proxy.ts made one if needed).
+  const owner = cartOwnerOf(await getSessionUser(), (await cookies()).get(CART_COOKIE)?.value);
   let result;
   try {
-    result = cartToken ? await openCartLink(cartToken, token) : ({ state: "not_found" } as const);
+    result = owner ? await openCartLink(owner, token) : ({ state: "not_found" } as const);
   } catch (err) {
     if (err instanceof CartFullError) {
       return (

@@ -1,6 +1,7 @@
 import { getCategoryTree } from "@/lib/catalog/categories";
+import { categoriesEndpoint } from "@/lib/endpoints/public";
 import { otherMethods } from "@/lib/http/methods";
-import { publicRoute } from "@/lib/http/route";
+import { route } from "@/lib/http/route";
 
-export const GET = publicRoute({ name: "public.categories", limit: "catalog", cache: "categories" }, () => getCategoryTree());
+export const GET = route(categoriesEndpoint, () => getCategoryTree());
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

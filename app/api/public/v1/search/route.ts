@@ -1,9 +1,7 @@
 import { searchProducts } from "@/lib/catalog/search";
+import { searchEndpoint } from "@/lib/endpoints/public";
 import { otherMethods } from "@/lib/http/methods";
-import { publicRoute } from "@/lib/http/route";
-import { SearchQuery } from "@/lib/schemas/catalog";
+import { route } from "@/lib/http/route";
 
-export const GET = publicRoute({ name: "public.search", limit: "catalog", query: SearchQuery, cache: "catalog" }, ({ query }) =>
-  searchProducts(query),
-);
+export const GET = route(searchEndpoint, ({ query }) => searchProducts(query));
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

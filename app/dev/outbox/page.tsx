@@ -1,0 +1,45 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { config } from "@/lib/config";
+import { listOutbox } from "@/lib/email/send";
+
+export const metadata: Metadata = { title: "Outbox (development)", robots: { index: false } };
+export const dynamic = "force-dynamic";
+
+const URL_IN_TEXT = /(https?:\/\/[^\s<>"]+)/g;
+
+/**
+ * The e-mails the app "sent" (EMAIL_DELIVERY=outbox), newest first, links clickable: how a
+ * developer opens a sign-in link. Outside development it would hand anyone every sign-in link,
+ * so production serves it only with DEV_OUTBOX=on (tests and demos), else 404.
+ */
+export default async function OutboxPage() {
+  if (!config().devOutbox) notFound();
+  const emails = await listOutbox(50);
+  return (
+    <main className="page outbox" data-page="outbox">
+      <h1>Outbox</h1>
+      <p className="muted">E-mails are not sent in this mode: the newest 50 are listed here, newest first.</p>
+      {emails.length === 0 ? <p data-outbox-empty="">No e-mail yet.</p> : null}
+      {emails.map((email) => (
+        <article key={email.id} data-email-to={email.to} aria-label={`${email.subject} to ${email.to}`}>
+          <h2>{email.subject}</h2>
+          <p className="muted">
+            To {email.to} · <time dateTime={email.createdAt.toISOString()}>{email.createdAt.toISOString()}</time>
+          </p>
+          <pre>
+            {email.text.split(URL_IN_TEXT).map((part, i) =>
+              i % 2 === 1 ? (
+                <a key={i} href={part}>
+                  {part}
+                </a>
+              ) : (
+                part
+              ),
+            )}
+          </pre>
+        </article>
+      ))}
+    </main>
+  );
+}

@@ -1,0 +1,20 @@
+import { createApiKey } from "@/lib/auth/api-keys";
+import { SELLER_SCOPES } from "@/lib/auth/scopes";
+import { db } from "@/lib/db";
+import { formRoute } from "@/lib/http/form";
+import { keyCreatedPage } from "../../../_lib/key-created";
+import { notFoundResponse, refused, storeOfPost } from "../../../_lib/post";
+
+// Creates a key and answers with the one page that shows it in full (not a redirect: the key
+// must never travel in a URL or a cookie, nor be stored anywhere to be shown later).
+export const POST = formRoute({ name: "seller.keys.create", session: "required" }, async ({ request, form, user }) => {
+  const store = await storeOfPost(request, user);
+  if (!store || !user) return notFoundResponse();
+  const scopes = SELLER_SCOPES.filter((s) => form[`scope.${s}`] === "on");
+  try {
+    const { key, summary } = await createApiKey(db(), { storeId: store.id, name: form.name ?? "", scopes, createdBy: user.id });
+    return keyCreatedPage(store.slug, store.name, key, summary);
+  } catch (err) {
+    return refused(`/seller/${store.slug}/keys`, "key", err, form);
+  }
+});

@@ -1,0 +1,41 @@
+import { notFound, redirect } from "next/navigation";
+import { cache } from "react";
+import { getSessionUser } from "@/lib/auth/session";
+import { storesOwnedBy } from "@/lib/accounts/users";
+import { db } from "@/lib/db";
+import { ownedStore, type OwnedStore } from "@/lib/seller/dashboard/stores";
+
+/** The signed-in user, or a redirect to the sign-in page that comes back to `path`. */
+export const sellerUser = cache(async (path: string) => {
+  const user = await getSessionUser();
+  if (!user) redirect(`/signin?next=${encodeURIComponent(path)}`);
+  return user;
+});
+
+/** The stores the signed-in user owns (a page's layout and the page itself share one query). */
+export const ownedStores = cache(async (userId: string) => storesOwnedBy(userId, db()));
+
+/**
+ * The store of a dashboard URL, owned by the signed-in user; anything else (no such store,
+ * someone else's) is the not-found page, so a URL never tells whether another store exists.
+ */
+export const storeOfPage = cache(async (slug: string, path: string): Promise<{ user: { id: string; email: string }; store: OwnedStore }> => {
+  const user = await sellerUser(path);
+  const store = await ownedStore(db(), user.id, decodeSlug(slug));
+  if (!store) notFound();
+  return { user, store };
+});
+
+function decodeSlug(slug: string): string {
+  try {
+    return decodeURIComponent(slug);
+  } catch {
+    return "";
+  }
+}
+
+export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export function one(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,19 @@
+/** What a successful dashboard post says on the page it leads to (`?notice=`). */
+export const LISTING_NOTICES: Record<string, string> = {
+  created: "Listing created as a draft. Publish it when it is ready.",
+  updated: "Listing saved.",
+  quantity: "Quantity saved.",
+  published: "Listing published: shoppers can see it now.",
+  active: "Listing activated: shoppers can see it again.",
+  inactive: "Listing deactivated: it is hidden from shoppers until you activate it.",
+  archived: "Listing archived. It is read-only from now on.",
+};
+
+export const SHIPPING_NOTICES: Record<string, string> = {
+  created: "Shipping template created.",
+  updated: "Shipping template saved.",
+};
+
+export const KEY_NOTICES: Record<string, string> = {
+  revoked: "Key revoked: it stops working at once.",
+};

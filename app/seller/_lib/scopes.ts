@@ -1,0 +1,8 @@
+import type { SellerScope } from "@/lib/auth/scopes";
+
+/** What each scope lets a key do, as the keys page and the help article say it. */
+export const SCOPE_DESCRIPTIONS: Record<SellerScope, string> = {
+  "listings:read": "read listings, shipping templates and the change feed",
+  "listings:write": "create and update listings, publish, change status, adjust stock",
+  "shipping:write": "create and update shipping templates",
+};

@@ -1,0 +1,30 @@
+import { NextResponse } from "next/server";
+import { mergeCartIntoAccount } from "@/lib/cart/cart";
+import { CART_COOKIE, cartCookieOptions } from "@/lib/cart/cookie";
+import { safeNextPath } from "@/lib/http/next-path";
+import { endSession, startSession } from "./session";
+
+/**
+ * The answer to every successful sign-in (password, e-mail link, registration): the visitor's
+ * anonymous cart is merged into the account's and its cookie cleared, the session cookie is set,
+ * and a 303 takes them to `next` (a path on this site) or their account page.
+ */
+export async function signedIn(request: { cookies: { get(name: string): { value: string } | undefined } }, userId: string, next: unknown) {
+  await mergeCartIntoAccount(request.cookies.get(CART_COOKIE)?.value, userId);
+  const response = seeOther(safeNextPath(next));
+  await startSession(response, userId);
+  response.cookies.set(CART_COOKIE, "", { ...cartCookieOptions(), maxAge: 0 });
+  return response;
+}
+
+/** Signs out and goes home; the account's cart stays with the account. */
+export function signedOut(): NextResponse {
+  const response = seeOther("/");
+  endSession(response);
+  return response;
+}
+
+/** 303 See Other to a path on this site (the form-post answer), never cached. */
+export function seeOther(path: string): NextResponse {
+  return new NextResponse(null, { status: 303, headers: { Location: path, "Cache-Control": "no-store" } });
+}

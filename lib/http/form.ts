@@ -1,0 +1,53 @@
+import type { NextRequest } from "next/server";
+import type { SessionUser } from "@/lib/auth/session";
+import type { RateLimitPolicy } from "@/lib/ratelimit";
+import { pipeline, type Policy } from "./pipeline";
+import { observe } from "./policies/observe";
+import { parseForm } from "./policies/parse-form";
+import { ipRateLimit } from "./policies/rate-limit";
+import { sameOrigin } from "./policies/same-origin";
+import { sessionCaller, type SessionRule } from "./policies/session-caller";
+
+export type { SessionRule } from "./policies/session-caller";
+
+export interface FormRouteOptions {
+  /** The log line's `route` and the rate-limit bucket's name. */
+  name: string;
+  /** Per client IP; `form` by default. Every `sign_in` route shares one bucket per IP. */
+  rateLimit?: RateLimitPolicy;
+  /** Who may post; without it the session is not read and `user` is null. */
+  session?: SessionRule;
+}
+
+export interface FormContext {
+  request: NextRequest;
+  /** The posted fields (strings only; files are dropped). */
+  form: Record<string, string>;
+  /** The signed-in person, when the route reads the session. */
+  user: SessionUser | null;
+  requestId: string;
+}
+
+/**
+ * An HTML form post (pages that work without JavaScript): request id and log line, a rate limit
+ * per client IP, cross-site posts refused (403), the form read (at most 1 MiB), the session
+ * checked; the handler answers, usually 303 to a page with a notice.
+ */
+export function formRoute(options: FormRouteOptions, handler: (ctx: FormContext) => Promise<Response>) {
+  const policy = options.rateLimit ?? "form";
+  const policies: Policy[] = [
+    observe,
+    ipRateLimit(policy, policy === "sign_in" ? "sign_in" : undefined),
+    sameOrigin,
+    parseForm,
+    ...(options.session ? [sessionCaller(options.session)] : []),
+  ];
+  return pipeline(options.name, policies, (ctx) =>
+    handler({
+      request: ctx.request,
+      form: ctx.body as Record<string, string>,
+      user: ctx.sessionUser ?? null,
+      requestId: ctx.requestId,
+    }),
+  );
+}

@@ -1,0 +1,5 @@
+export { createShippingTemplate } from "./create";
+export { getShippingTemplate } from "./get";
+export { listShippingTemplates, type ShippingTemplatePage } from "./list";
+export { updateShippingTemplate } from "./update";
+export type { Db } from "./shape";

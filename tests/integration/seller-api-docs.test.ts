@@ -1,0 +1,80 @@
+/**
+ * docs/seller-api.md is true: every `sh` example in it runs, in the order shown, in one bash
+ * session against a fresh store (BASE = the app, KEY = a key with every seller scope), and prints
+ * what the page says it prints. On an app and database of its own.
+ */
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestKey, type IsolatedApp, startIsolatedApp } from "../helpers/seller";
+
+const DOC = readFileSync("docs/seller-api.md", "utf8");
+const BLOCKS = [...DOC.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const MARK = "__example_block__";
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** What each block prints, in order (its output lines, trimmed). */
+const EXPECTED: Array<(lines: string[]) => void> = [
+  (l) => expect(JSON.parse(l.join("\n"))).toMatchObject({ data: expect.any(Array), next_cursor: expect.anything(), meta: { request_id: expect.any(String) } }),
+  (l) => expect(l).toEqual([expect.stringMatching(UUID)]),
+  (l) => expect(l).toEqual([expect.stringMatching(UUID)]),
+  (l) => expect(l).toEqual(['"active"', "3900", '"inactive"', '"active"']),
+  (l) => expect(l).toEqual(['"LAMP-1"', "2"]),
+  (l) => expect(l.map((x) => JSON.parse(x))).toEqual([
+    { delta: 5, quantity_after: 8, reason: "batch" },
+    { delta: 2, quantity_after: 10, reason: "batch" },
+  ]),
+  (l) => {
+    const rows = l.map((x) => JSON.parse(x));
+    expect(rows.some((r) => r.sku === "LAMP-1" && r.quantity === 10 && r.status === "active")).toBe(true);
+  },
+  (l) => expect(l).toEqual(['"Standard US"', '"Standard US (2026)"']),
+  (l) => expect(l.map((x) => x.toLowerCase())).toEqual(["first: applied", "idempotent-replayed: true"]),
+  (l) => expect(JSON.parse(l.join("\n"))).toMatchObject({ type: "not_found_error", code: "listing_not_found" }),
+];
+
+let app: IsolatedApp;
+let outputs: string[][] = [];
+let stderr = "";
+let exitCode: number | null = null;
+
+beforeAll(async () => {
+  app = await startIsolatedApp("seller-api-docs");
+  const { key } = await createTestKey(app.pool, "fixture-store-b", ["listings:read", "listings:write", "shipping:write"]);
+  const script = ["set -euo pipefail", ...BLOCKS.flatMap((block) => [`echo ${MARK}`, block])].join("\n");
+  const result = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
+    const child = spawn("bash", ["-c", script], { env: { ...process.env, BASE: app.baseUrl, KEY: key } });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (err += d));
+    child.on("close", (code) => resolve({ code, out, err }));
+  });
+  exitCode = result.code;
+  stderr = result.err;
+  outputs = result.out
+    .split(`${MARK}\n`)
+    .slice(1)
+    .map((chunk) => chunk.split("\n").map((line) => line.trim()).filter(Boolean));
+}, 240_000);
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+describe("docs/seller-api.md examples", () => {
+  it("has as many examples as this test knows (a new example needs its expectation here)", () => {
+    expect(BLOCKS.length).toBe(EXPECTED.length);
+  });
+
+  it("run to the end without an error", () => {
+    expect(exitCode, stderr).toBe(0);
+    expect(outputs.length).toBe(BLOCKS.length);
+  });
+
+  EXPECTED.forEach((check, i) => {
+    it(`example ${i + 1} prints what the page says: ${BLOCKS[i]?.split("\n")[0]?.slice(0, 60)}`, () => {
+      check(outputs[i] ?? []);
+    });
+  });
+});

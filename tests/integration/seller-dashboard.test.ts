@@ -1,0 +1,529 @@
+/**
+ * The seller dashboard (/seller, decisions.md "Accounts and operator commands" and issue 10 point
+ * 2) over plain HTTP, as a browser without JavaScript drives it: pages by GET, HTML form posts
+ * answered 303. Who may see what (a store the visitor does not own, or one of its listings,
+ * templates or keys, is a 404 to pages and posts alike), cross-site posts refused, the full API
+ * key shown exactly once, refused forms shown with nothing written, and hostile input.
+ *
+ * The dashboard writes, so it runs on an app and database of its own. People sign in by posting
+ * the sign-in form, as anyone does, and carry the session cookie it sets.
+ */
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { hashPassword } from "../../lib/accounts/password";
+import { parseHtml } from "../helpers/html";
+import { sellerRequest, startIsolatedApp, storeIdOf, type IsolatedApp } from "../helpers/seller";
+
+const PASSWORD = `pw-${randomBytes(8).toString("hex")}`;
+const STORE = "fixture-store-a";
+const SECOND_STORE = "fixture-store-b";
+const OTHER_STORE = "harbor-electronics";
+
+let app: IsolatedApp;
+let owner: Visitor;
+let otherOwner: Visitor;
+let shopper: Visitor;
+const anonymous = () => new Visitor("");
+
+interface Page {
+  status: number;
+  headers: Headers;
+  text: string;
+  location: string | null;
+}
+
+class Visitor {
+  constructor(readonly cookie: string) {}
+
+  async get(path: string): Promise<Page> {
+    return this.request(path, { method: "GET" });
+  }
+
+  /** A form post as a browser sends it from one of the app's own pages. */
+  async post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Page> {
+    return this.request(path, {
+      method: "POST",
+      body: new URLSearchParams(fields).toString(),
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin", Origin: app.baseUrl, ...headers },
+    });
+  }
+
+  /** Posts, then follows the 303 (as a browser does) and answers the page it leads to. */
+  async submit(path: string, fields: Record<string, string>): Promise<{ posted: Page; page: Page }> {
+    const posted = await this.post(path, fields);
+    expect(posted.status, `POST ${path}: ${posted.text.slice(0, 300)}`).toBe(303);
+    return { posted, page: await this.get(posted.location!) };
+  }
+
+  private async request(path: string, init: { method: string; body?: string; headers?: Record<string, string> }): Promise<Page> {
+    const headers = new Headers(init.headers);
+    if (this.cookie) headers.set("Cookie", this.cookie);
+    headers.set("X-Forwarded-For", `10.${rand()}.${rand()}.${rand() + 1}`);
+    const res = await fetch(new URL(path, app.baseUrl), { ...init, headers, redirect: "manual", signal: AbortSignal.timeout(25_000) });
+    const location = res.headers.get("location");
+    return { status: res.status, headers: res.headers, text: await res.text(), location: location ? new URL(location, app.baseUrl).pathname + new URL(location, app.baseUrl).search : null };
+  }
+}
+
+const rand = () => Math.floor(Math.random() * 254);
+
+/** Signs in through the sign-in form and answers the session cookie it sets. */
+async function signIn(email: string): Promise<string> {
+  const res = await anonymous().post("/signin/password", { email, password: PASSWORD, next: "/seller" });
+  expect(res.status, res.text.slice(0, 200)).toBe(303);
+  const line = res.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="));
+  expect(line, "session cookie").toBeDefined();
+  return line!.split(";", 1)[0]!;
+}
+
+/** An account (with the app's own password hash) owning `stores`, made with SQL. */
+async function createUser(email: string, role: "shopper" | "store_owner", stores: string[]): Promise<string> {
+  const { rows } = await app.pool.query<{ id: string }>(
+    `INSERT INTO users (email, name, role, password_hash) VALUES ($1, $2, $3, $4) RETURNING id`,
+    [email, email.split("@")[0], role, await hashPassword(PASSWORD)],
+  );
+  for (const slug of stores) {
+    await app.pool.query(`INSERT INTO store_owners (store_id, user_id) VALUES ($1, $2)`, [await storeIdOf(app.pool, slug), rows[0]!.id]);
+  }
+  return email;
+}
+
+async function count(sql: string, params: unknown[] = []): Promise<number> {
+  const { rows } = await app.pool.query<{ n: number }>(`SELECT (${sql})::int AS n`, params);
+  return rows[0]!.n;
+}
+
+async function anyListingOf(slug: string): Promise<{ id: string; quantity: number; status: string; price_cents: number }> {
+  const { rows } = await app.pool.query(
+    `SELECT l.id, l.quantity, l.status::text AS status, l.price_cents FROM listings l JOIN stores s ON s.id = l.store_id
+      WHERE s.slug = $1 AND l.status <> 'archived' ORDER BY l.id LIMIT 1`,
+    [slug],
+  );
+  return rows[0];
+}
+
+async function templateOf(slug: string): Promise<string> {
+  const { rows } = await app.pool.query(`SELECT t.id FROM shipping_templates t JOIN stores s ON s.id = t.store_id WHERE s.slug = $1 ORDER BY t.id LIMIT 1`, [slug]);
+  return rows[0].id;
+}
+
+async function leafCategory(): Promise<string> {
+  const { rows } = await app.pool.query(
+    `SELECT c.slug FROM categories c WHERE c.active AND NOT EXISTS (SELECT 1 FROM categories k WHERE k.parent_id = c.id) ORDER BY c.slug LIMIT 1`,
+  );
+  return rows[0].slug;
+}
+
+/** The role=alert message of a refused form, and the field it marks invalid. */
+function formError(html: string): { message: string; invalid: string[] } | null {
+  const $ = parseHtml(html);
+  const alert = $(".form-error[role=alert]").first();
+  if (!alert.length) return null;
+  return { message: alert.text().trim(), invalid: $("[aria-invalid=true]").map((_, el) => $(el).attr("name") ?? "").get() };
+}
+
+function inputValue(html: string, name: string): string | undefined {
+  const $ = parseHtml(html);
+  const el = $(`[name="${name}"]`).first();
+  return el.is("textarea") ? el.text() : el.attr("value");
+}
+
+function listingRows(html: string): { id: string; sku: string; status: string }[] {
+  const $ = parseHtml(html);
+  return $("tr[data-listing]")
+    .map((_, el) => ({ id: $(el).attr("data-listing")!, sku: $(el).attr("data-sku")!, status: $(el).attr("data-status")! }))
+    .get();
+}
+
+beforeAll(async () => {
+  app = await startIsolatedApp("seller-dashboard");
+  const tag = randomBytes(4).toString("hex");
+  owner = new Visitor(await signIn(await createUser(`owner-${tag}@example.test`, "store_owner", [STORE, SECOND_STORE])));
+  otherOwner = new Visitor(await signIn(await createUser(`other-${tag}@example.test`, "store_owner", [OTHER_STORE])));
+  shopper = new Visitor(await signIn(await createUser(`shopper-${tag}@example.test`, "shopper", [])));
+}, 240_000);
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+describe("who may see the dashboard", () => {
+  it("sends a signed-out visitor to sign in, coming back to the page asked for", async () => {
+    for (const path of ["/seller", `/seller/${STORE}/listings`, `/seller/${STORE}/keys`]) {
+      const res = await anonymous().get(path);
+      expect(res.status, path).toBeGreaterThanOrEqual(303);
+      expect(res.status, path).toBeLessThanOrEqual(308);
+      expect(res.location).toBe(`/signin?next=${encodeURIComponent(path)}`);
+    }
+  });
+
+  it("tells a signed-in account that owns no store 'You do not own a store', in the page itself", async () => {
+    const res = await shopper.get("/seller");
+    // 200, not 403: Next 16 renders forbidden() as a script-only shell (vercel/next.js#62228),
+    // blank without JavaScript; the message matters more than the status here.
+    expect(res.status).toBe(200);
+    expect(parseHtml(res.text)("h1").text()).toBe("You do not own a store");
+  });
+
+  it("lists an owner's stores, and an owner of two switches between them", async () => {
+    const home = await owner.get("/seller");
+    expect(home.status).toBe(200);
+    const $ = parseHtml(home.text);
+    expect($("[data-store]").map((_, el) => $(el).attr("data-store")).get().sort()).toEqual([STORE, SECOND_STORE].sort());
+    const listings = await owner.get(`/seller/${STORE}/listings`);
+    expect(listings.status).toBe(200);
+    const page = parseHtml(listings.text);
+    expect(page("[data-current-store]").attr("data-current-store")).toBe(STORE);
+    expect(page("[data-switch-store]").map((_, el) => page(el).attr("href")).get()).toEqual([`/seller/${SECOND_STORE}/listings`]);
+    expect((await owner.get(`/seller/${SECOND_STORE}/listings`)).status).toBe(200);
+  });
+
+  it("answers 404 for another store's pages, listings and templates, as for ones that do not exist", async () => {
+    const theirListing = await anyListingOf(OTHER_STORE);
+    const theirTemplate = await templateOf(OTHER_STORE);
+    const paths = [
+      `/seller/${OTHER_STORE}`,
+      `/seller/${OTHER_STORE}/listings`,
+      `/seller/${OTHER_STORE}/keys`,
+      `/seller/${OTHER_STORE}/shipping`,
+      `/seller/no-such-store/listings`,
+      `/seller/${STORE}/listings/${theirListing.id}`,
+      `/seller/${STORE}/listings/00000000-0000-4000-8000-000000000000`,
+      `/seller/${STORE}/listings/not-a-uuid`,
+      `/seller/${STORE}/shipping/${theirTemplate}`,
+      `/seller/${STORE}/shipping/%00`,
+    ];
+    for (const path of paths) expect((await owner.get(path)).status, path).toBe(404);
+  });
+
+  it("answers 404 to posts about another store's listing, template or key, and changes nothing", async () => {
+    const theirs = await anyListingOf(OTHER_STORE);
+    const theirTemplate = await templateOf(OTHER_STORE);
+    const posts: [string, Record<string, string>][] = [
+      [`/seller/${OTHER_STORE}/listings/${theirs.id}/status`, { move: "archived" }],
+      [`/seller/${STORE}/listings/${theirs.id}/status`, { move: "archived" }],
+      [`/seller/${STORE}/listings/${theirs.id}/quantity`, { quantity: "999" }],
+      [`/seller/${STORE}/listings/${theirs.id}/update`, { price: "1.00", was_price: "2.00" }],
+      [`/seller/${OTHER_STORE}/listings/create`, { product_title: "Nope", product_category: await leafCategory(), sku: "NOPE", condition: "new", price: "1" }],
+      [`/seller/${STORE}/shipping/${theirTemplate}/update`, { name: "Taken over", "rates.0.region": "US", "rates.0.price": "0", "rates.0.min_days": "1", "rates.0.max_days": "2" }],
+      [`/seller/${OTHER_STORE}/keys/create`, { name: "Theirs", "scope.listings:read": "on" }],
+    ];
+    for (const [path, fields] of posts) expect((await owner.post(path, fields)).status, path).toBe(404);
+    const after = await app.pool.query(`SELECT quantity, status::text AS status, price_cents FROM listings WHERE id = $1`, [theirs.id]);
+    expect(after.rows[0]).toEqual({ quantity: theirs.quantity, status: theirs.status, price_cents: theirs.price_cents });
+    expect(await count(`SELECT count(*) FROM shipping_templates WHERE name = 'Taken over'`)).toBe(0);
+    expect(await count(`SELECT count(*) FROM listings WHERE sku = 'NOPE'`)).toBe(0);
+    expect(await count(`SELECT count(*) FROM api_keys WHERE name = 'Theirs'`)).toBe(0);
+
+    // Their key, revoked through our store's URL: not found, still live.
+    const created = await otherOwner.post(`/seller/${OTHER_STORE}/keys/create`, { name: "Their own", "scope.listings:read": "on" });
+    expect(created.status).toBe(200);
+    const keyId = /mk_live_([a-z0-9]{16})\./.exec(created.text)![1]!;
+    expect((await owner.post(`/seller/${STORE}/keys/${keyId}/revoke`, {})).status).toBe(404);
+    expect(await count(`SELECT count(*) FROM api_keys WHERE key_id = $1 AND revoked_at IS NULL`, [keyId])).toBe(1);
+  });
+
+  it("sends a signed-out form post to sign in and writes nothing", async () => {
+    const res = await anonymous().post(`/seller/${STORE}/keys/create`, { name: "Anonymous", "scope.listings:read": "on" });
+    expect(res.status).toBe(303);
+    expect(res.location).toMatch(/^\/signin\?next=/);
+    expect(await count(`SELECT count(*) FROM api_keys WHERE name = 'Anonymous'`)).toBe(0);
+  });
+});
+
+describe("cross-site form posts are refused", () => {
+  it.each([
+    ["Sec-Fetch-Site: cross-site", { "Sec-Fetch-Site": "cross-site" }],
+    ["a foreign Origin", { "Sec-Fetch-Site": "", Origin: "https://evil.example" }],
+  ])("%s: 403 and nothing written", async (_, headers) => {
+    const listing = await anyListingOf(STORE);
+    const name = `cross-${randomBytes(3).toString("hex")}`;
+    const posts: [string, Record<string, string>][] = [
+      [`/seller/${STORE}/keys/create`, { name, "scope.listings:write": "on" }],
+      [`/seller/${STORE}/listings/${listing.id}/status`, { move: "archived" }],
+      [`/seller/${STORE}/listings/${listing.id}/quantity`, { quantity: "0" }],
+    ];
+    for (const [path, fields] of posts) {
+      const res = await owner.post(path, fields, headers as Record<string, string>);
+      expect(res.status, path).toBe(403);
+    }
+    expect(await count(`SELECT count(*) FROM api_keys WHERE name = $1`, [name])).toBe(0);
+    const after = await app.pool.query(`SELECT quantity, status::text AS status FROM listings WHERE id = $1`, [listing.id]);
+    expect(after.rows[0]).toEqual({ quantity: listing.quantity, status: listing.status });
+  });
+});
+
+describe("API keys: the full key is shown once, then never", () => {
+  it("shows the key in the create post's own answer (no-store), only …last4 afterwards, and the key works until revoked", async () => {
+    const created = await owner.post(`/seller/${STORE}/keys/create`, { name: "Inventory sync", "scope.listings:read": "on", "scope.shipping:write": "on" });
+    expect(created.status).toBe(200);
+    expect(created.headers.get("cache-control")).toBe("no-store");
+    expect(created.headers.get("location")).toBeNull();
+    expect(created.headers.get("set-cookie")).toBeNull();
+    const key = parseHtml(created.text)("[data-new-key]").text().trim();
+    const match = /^mk_live_([a-z0-9]{16})\.([A-Za-z0-9_-]{43})$/.exec(key);
+    expect(match, key).not.toBeNull();
+    const [, keyId, secret] = match!;
+    const stored = await app.pool.query(`SELECT name, scopes, last4, created_by IS NOT NULL AS by_user FROM api_keys WHERE key_id = $1`, [keyId]);
+    expect(stored.rows[0]).toEqual({ name: "Inventory sync", scopes: ["listings:read", "shipping:write"], last4: secret!.slice(-4), by_user: true });
+
+    // The key is a real one: the seller API takes it.
+    const listed = await sellerRequest(app.baseUrl, "GET", "/api/v1/listings?limit=1", { key });
+    expect(listed.status).toBe(200);
+
+    // Afterwards: the keys page (loaded again and again) and every other page show only …last4.
+    for (let i = 0; i < 2; i++) {
+      const keys = await owner.get(`/seller/${STORE}/keys`);
+      expect(keys.status).toBe(200);
+      const $ = parseHtml(keys.text);
+      const row = $(`tr[data-key-id="${keyId}"]`);
+      expect(row.find(".key-display").text()).toBe(`mk_live_${keyId}.…${secret!.slice(-4)}`);
+      expect(row.text()).toContain("Inventory sync");
+      expect(row.text()).toContain("listings:read");
+      expect(row.text()).toContain("shipping:write");
+      expect(keys.text).not.toContain(secret);
+      expect(keys.text).not.toContain(secret!.slice(0, 12));
+    }
+    for (const path of ["/seller", `/seller/${STORE}/listings`, `/seller/${STORE}/shipping`, `/seller/${STORE}/listings/new`]) {
+      expect((await owner.get(path)).text, path).not.toContain(secret);
+    }
+
+    // Revoke: the page says so, and the API answers 401 api_key_revoked.
+    const { posted, page } = await owner.submit(`/seller/${STORE}/keys/${keyId}/revoke`, {});
+    expect(posted.location).toBe(`/seller/${STORE}/keys?notice=revoked`);
+    expect(parseHtml(page.text)(`tr[data-key-id="${keyId}"]`).attr("data-revoked")).toBe("true");
+    expect(page.text).not.toContain(secret);
+    const refused = await sellerRequest(app.baseUrl, "GET", "/api/v1/listings", { key });
+    expect(refused.status).toBe(401);
+    expect(refused.json.error.code).toBe("api_key_revoked");
+  });
+
+  it("refuses a key without scopes, with an unknown scope only, or with a bad name, writing nothing", async () => {
+    const before = await count(`SELECT count(*) FROM api_keys`);
+    const cases: [Record<string, string>, string, RegExp][] = [
+      [{ name: "No scopes" }, "scopes", /at least one scope/],
+      [{ name: "Odd scope", "scope.admin": "on" }, "scopes", /at least one scope/],
+      [{ name: "", "scope.listings:read": "on" }, "name", /1 to 100/],
+      [{ name: "x".repeat(10_000), "scope.listings:read": "on" }, "name", /1 to 100/],
+      [{ name: "nul\u0000byte", "scope.listings:read": "on" }, "name", /printable/],
+    ];
+    for (const [fields, field, message] of cases) {
+      const { page } = await owner.submit(`/seller/${STORE}/keys/create`, fields);
+      expect(page.status).toBe(200);
+      const error = formError(page.text);
+      expect(error?.message, JSON.stringify(fields).slice(0, 80)).toMatch(message);
+      expect(parseHtml(page.text)(".form-error").attr("data-field")).toBe(field);
+      if (field === "scopes" && fields.name) expect(inputValue(page.text, "name")).toBe(fields.name);
+    }
+    expect(await count(`SELECT count(*) FROM api_keys`)).toBe(before);
+  });
+});
+
+describe("listings: create, publish, stock and edit through the forms", () => {
+  let listingId: string;
+  let templateId: string;
+
+  it("creates a shipping template from the rows filled in (a blank row between them ignored)", async () => {
+    const { posted, page } = await owner.submit(`/seller/${STORE}/shipping/create`, {
+      name: "Dashboard rates",
+      handling_days: "2",
+      "rates.0.region": "us",
+      "rates.0.service": "standard",
+      "rates.0.price": "4.99",
+      "rates.0.free_over": "50",
+      "rates.0.min_days": "2",
+      "rates.0.max_days": "5",
+      "rates.1.service": "standard",
+      "rates.2.region": "*",
+      "rates.2.service": "expedited",
+      "rates.2.price": "12",
+      "rates.2.min_days": "1",
+      "rates.2.max_days": "3",
+    });
+    templateId = /\/shipping\/([0-9a-f-]{36})\?notice=created$/.exec(posted.location!)![1]!;
+    expect(page.status).toBe(200);
+    const { rows } = await app.pool.query(
+      `SELECT region, service::text AS service, price_cents, free_over_cents, min_days, max_days FROM shipping_rates WHERE template_id = $1 ORDER BY region DESC`,
+      [templateId],
+    );
+    expect(rows).toEqual([
+      { region: "US", service: "standard", price_cents: 499, free_over_cents: 5000, min_days: 2, max_days: 5 },
+      { region: "*", service: "expedited", price_cents: 1200, free_over_cents: null, min_days: 1, max_days: 3 },
+    ]);
+  });
+
+  it("creates a listing of a new product as a draft, publishes it, and its product page shows it", async () => {
+    const title = `Dashboard Widget ${randomBytes(3).toString("hex")}`;
+    const { posted } = await owner.submit(`/seller/${STORE}/listings/create`, {
+      product_title: title,
+      product_category: await leafCategory(),
+      product_brand: "",
+      product_description: "Made in a test.\nTwo lines.",
+      sku: "DASH-WIDGET-1",
+      condition: "new",
+      price: "19.99",
+      list_price: "",
+      quantity: "5",
+      has_allow_backorder: "1",
+      shipping_template_id: templateId,
+    });
+    listingId = /\/listings\/([0-9a-f-]{36})\?notice=created$/.exec(posted.location!)![1]!;
+    const draft = await app.pool.query(`SELECT l.status::text AS status, l.price_cents, l.list_price_cents, l.quantity, p.slug FROM listings l JOIN products p ON p.id = l.product_id WHERE l.id = $1`, [listingId]);
+    expect(draft.rows[0]).toMatchObject({ status: "draft", price_cents: 1999, list_price_cents: 1999, quantity: 5 });
+
+    const { page } = await owner.submit(`/seller/${STORE}/listings/${listingId}/status`, { move: "publish", return_to: `/seller/${STORE}/listings` });
+    expect(parseHtml(page.text)(`tr[data-listing="${listingId}"]`).attr("data-status")).toBe("active");
+    const product = await anonymous().get(`/p/${draft.rows[0].slug}`);
+    expect(product.status).toBe(200);
+    expect(product.text).toContain(title);
+    expect(product.text).toContain(listingId);
+  });
+
+  it("finds listings by SKU or title, case-insensitive, with LIKE wildcards taken literally", async () => {
+    const bySku = listingRows((await owner.get(`/seller/${STORE}/listings?q=dash-widget`)).text);
+    expect(bySku.map((r) => r.id)).toEqual([listingId]);
+    const byTitle = listingRows((await owner.get(`/seller/${STORE}/listings?q=DASHBOARD%20WIDGET`)).text);
+    expect(byTitle.map((r) => r.id)).toEqual([listingId]);
+    for (const q of ["%", "_", "DASH_WIDGET", "\\", "%00", "a%00b"]) {
+      const res = await owner.get(`/seller/${STORE}/listings?q=${encodeURIComponent(q)}`);
+      expect(res.status, q).toBe(200);
+      expect(listingRows(res.text), q).toEqual([]);
+    }
+    const drafts = listingRows((await owner.get(`/seller/${STORE}/listings?status=draft`)).text);
+    expect(drafts.every((r) => r.status === "draft")).toBe(true);
+    expect(drafts.map((r) => r.id)).not.toContain(listingId);
+  });
+
+  it("sets stock compare-and-set: a stale form is refused and the current quantity shown", async () => {
+    const stale = await owner.submit(`/seller/${STORE}/listings/${listingId}/quantity`, { quantity: "9", expected_quantity: "4", return_to: `/seller/${STORE}/listings` });
+    expect(formError(stale.page.text)?.message).toMatch(/DASH-WIDGET-1: the quantity changed/);
+    expect(await count(`SELECT quantity FROM listings WHERE id = $1`, [listingId])).toBe(5);
+    const ok = await owner.submit(`/seller/${STORE}/listings/${listingId}/quantity`, { quantity: "9", expected_quantity: "5", return_to: `/seller/${STORE}/listings?q=dash` });
+    expect(ok.posted.location).toBe(`/seller/${STORE}/listings?q=dash&notice=quantity`);
+    expect(await count(`SELECT quantity FROM listings WHERE id = $1`, [listingId])).toBe(9);
+    // A return address outside this store's dashboard is not followed.
+    const away = await owner.post(`/seller/${STORE}/listings/${listingId}/quantity`, { quantity: "9", expected_quantity: "9", return_to: "https://evil.example/" });
+    expect(away.location).toBe(`/seller/${STORE}/listings/${listingId}?notice=quantity`);
+  });
+
+  it("edits only what changed, and shows a refusal next to the field with what was typed kept", async () => {
+    const edit = await owner.get(`/seller/${STORE}/listings/${listingId}`);
+    const was = { was_sku: "DASH-WIDGET-1", was_condition: "new", was_price: "19.99", was_list_price: "19.99", was_quantity: "9", was_shipping_template_id: templateId, was_allow_backorder: "" };
+    expect(inputValue(edit.text, "was_price")).toBe("19.99");
+    const base = { sku: "DASH-WIDGET-1", condition: "new", price: "19.99", list_price: "19.99", quantity: "9", shipping_template_id: templateId, has_allow_backorder: "1", ...was };
+
+    // Stock sold through the API meanwhile is not overwritten by a price edit.
+    await app.pool.query(`UPDATE listings SET quantity = 7 WHERE id = $1`, [listingId]);
+    const saved = await owner.submit(`/seller/${STORE}/listings/${listingId}/update`, { ...base, price: "17.50", list_price: "24.00" });
+    expect(saved.posted.location).toBe(`/seller/${STORE}/listings/${listingId}?notice=updated`);
+    const row = await app.pool.query(`SELECT price_cents, list_price_cents, quantity FROM listings WHERE id = $1`, [listingId]);
+    expect(row.rows[0]).toEqual({ price_cents: 1750, list_price_cents: 2400, quantity: 7 });
+
+    const refused = await owner.submit(`/seller/${STORE}/listings/${listingId}/update`, { ...base, price: "twelve" });
+    const error = formError(refused.page.text);
+    expect(error?.message).toMatch(/Price \(US dollars\)/);
+    expect(error?.invalid).toEqual(["price"]);
+    expect(inputValue(refused.page.text, "price")).toBe("twelve");
+    const below = await owner.submit(`/seller/${STORE}/listings/${listingId}/update`, { ...base, price: "30.00", list_price: "20.00" });
+    expect(formError(below.page.text)?.invalid).toEqual(["list_price"]);
+    expect((await app.pool.query(`SELECT price_cents FROM listings WHERE id = $1`, [listingId])).rows[0].price_cents).toBe(1750);
+  });
+
+  it("deactivates, activates and archives; an archived listing is read-only", async () => {
+    for (const [move, status] of [["inactive", "inactive"], ["active", "active"], ["archived", "archived"]] as const) {
+      const { posted } = await owner.submit(`/seller/${STORE}/listings/${listingId}/status`, { move, return_to: `/seller/${STORE}/listings/${listingId}` });
+      expect(posted.location).toBe(`/seller/${STORE}/listings/${listingId}?notice=${move}`);
+      expect((await app.pool.query(`SELECT status::text AS s FROM listings WHERE id = $1`, [listingId])).rows[0].s).toBe(status);
+    }
+    const page = await owner.get(`/seller/${STORE}/listings/${listingId}`);
+    expect(parseHtml(page.text)("button[data-move]").length).toBe(0);
+    const again = await owner.submit(`/seller/${STORE}/listings/${listingId}/status`, { move: "active" });
+    expect(formError(again.page.text)?.message).toMatch(/archived/);
+  });
+});
+
+describe("refused forms write nothing; hostile input is a message, never a 500", () => {
+  it("refuses listings with bad fields, showing the message by the field and keeping what was typed", async () => {
+    const before = await count(`SELECT count(*) FROM listings`);
+    const products = await count(`SELECT count(*) FROM products`);
+    const category = await leafCategory();
+    const good = { product_title: "Fine title", product_category: category, sku: "HOSTILE-1", condition: "new", price: "5.00", quantity: "1" };
+    const cases: [Record<string, string>, string, RegExp][] = [
+      [{ ...good, product_title: "T".repeat(10_000) }, "product_title", /at most 200/],
+      [{ ...good, product_title: "nul\u0000title" }, "product_title", /control characters/],
+      [{ ...good, sku: "SKU\u0000NUL" }, "sku", /control characters/],
+      [{ ...good, sku: "S".repeat(65) }, "sku", /at most 64/],
+      [{ ...good, product_category: "" }, "product_category", /Category/],
+      [{ ...good, product_category: "no-such-category" }, "product_category", /category/],
+      [{ ...good, price: "0" }, "price", /at least 1/],
+      [{ ...good, price: "99999999999" }, "price", /Price/],
+      [{ ...good, price: "-5" }, "price", /dollars/],
+      [{ ...good, quantity: "1e3" }, "quantity", /whole number/],
+      [{ ...good, quantity: "2000000" }, "quantity", /at most/],
+      [{ ...good, condition: "mint" }, "condition", /must be one of/],
+      [{ ...good, product_description: "d".repeat(10_000) }, "product_description", /at most 5000/],
+      [{ ...good, product_id: "00000000-0000-4000-8000-000000000000" }, "product_id", /product/],
+    ];
+    for (const [fields, field, message] of cases) {
+      const { page } = await owner.submit(`/seller/${STORE}/listings/create`, fields);
+      expect(page.status, field).toBe(200);
+      const error = formError(page.text);
+      expect(error?.message, `${field}: ${error?.message}`).toMatch(message);
+      expect(parseHtml(page.text)(".form-error").attr("data-field"), error?.message).toBe(field);
+      if (field !== "product_title" && field !== "product_id") expect(inputValue(page.text, "product_title")).toBe(fields.product_title);
+    }
+    expect(await count(`SELECT count(*) FROM listings`)).toBe(before);
+    expect(await count(`SELECT count(*) FROM products`)).toBe(products);
+  });
+
+  it("refuses shipping templates naming the row the person sees, writing nothing", async () => {
+    const before = await count(`SELECT count(*) FROM shipping_templates`);
+    const row = { "rates.3.region": "US", "rates.3.service": "standard", "rates.3.price": "5", "rates.3.min_days": "2", "rates.3.max_days": "4" };
+    const cases: [Record<string, string>, string, RegExp][] = [
+      [{ name: "Bad days", ...row, "rates.3.min_days": "9" }, "rates.3.min_days", /Rate 4, min days/],
+      [{ name: "Bad region", ...row, "rates.3.region": "ZZZ" }, "rates.3.region", /Rate 4, region/],
+      [{ name: "Bad price", ...row, "rates.3.price": "free" }, "rates.3.price", /Rate 4, price/],
+      [{ name: "No rates" }, "rates", /at least 1 rate/],
+      [{ name: "N".repeat(10_000), ...row }, "name", /at most 100/],
+      [{ name: "nul\u0000name", ...row }, "name", /control characters/],
+      [{ name: "Twice", ...row, "rates.4.region": "US", "rates.4.price": "1", "rates.4.min_days": "1", "rates.4.max_days": "1" }, "rates.4.region", /repeats/],
+    ];
+    for (const [fields, field, message] of cases) {
+      const { page } = await owner.submit(`/seller/${STORE}/shipping/create`, fields);
+      const error = formError(page.text);
+      expect(error?.message, `${field}: ${error?.message}`).toMatch(message);
+      expect(parseHtml(page.text)(".form-error").attr("data-field"), error?.message).toBe(field);
+      if (field.startsWith("rates.3")) expect(inputValue(page.text, field)).toBe(fields[field]);
+    }
+    expect(await count(`SELECT count(*) FROM shipping_templates`)).toBe(before);
+  });
+
+  it("ignores a forged or altered flash instead of showing its text", async () => {
+    const forged = Buffer.from(JSON.stringify({ form: "key", message: "Call 555-SCAM now", values: {}, exp: Date.now() + 60_000 })).toString("base64url");
+    for (const flash of [`${forged}.AAAA`, forged, "garbage", "x".repeat(30_000)]) {
+      const res = await owner.get(`/seller/${STORE}/keys?flash=${encodeURIComponent(flash)}`);
+      expect(res.status).toBe(200);
+      expect(res.text).not.toContain("555-SCAM");
+      expect(formError(res.text)).toBeNull();
+    }
+  });
+
+  it("pages the listings table 25 rows at a time", async () => {
+    const storeId = await storeIdOf(app.pool, SECOND_STORE);
+    const { rows: products } = await app.pool.query(`SELECT id FROM products WHERE publicly_listed ORDER BY id LIMIT 30`);
+    for (const [i, p] of products.entries()) {
+      await app.pool.query(
+        `INSERT INTO listings (store_id, product_id, sku, condition, price_cents, list_price_cents, quantity) VALUES ($1, $2, $3, 'new', 1000, 1000, 1)`,
+        [storeId, p.id, `PAGE-${String(i).padStart(2, "0")}`],
+      );
+    }
+    const first = listingRows((await owner.get(`/seller/${SECOND_STORE}/listings?q=page-`)).text);
+    const second = listingRows((await owner.get(`/seller/${SECOND_STORE}/listings?q=page-&page=2`)).text);
+    const beyond = listingRows((await owner.get(`/seller/${SECOND_STORE}/listings?q=page-&page=99`)).text);
+    expect(first).toHaveLength(25);
+    expect(second).toHaveLength(5);
+    expect(new Set([...first, ...second].map((r) => r.sku)).size).toBe(30);
+    expect(beyond).toEqual(second);
+    for (const page of ["0", "-1", "abc", "1e9"]) expect((await owner.get(`/seller/${SECOND_STORE}/listings?page=${page}`)).status).toBe(200);
+  });
+});
