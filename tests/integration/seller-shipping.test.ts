@@ -558,6 +558,14 @@ describe("other methods and paths", () => {
     }
   });
 
+  it("a CORS preflight gets Allow and no CORS headers", async () => {
+    const res = await sellerRequest(app.baseUrl, "OPTIONS", BASE, { headers: { Origin: "https://example.org", "Access-Control-Request-Method": "POST" } });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("allow")).toBe("GET, POST, OPTIONS");
+    expect(res.headers.get("access-control-allow-origin")).toBeNull();
+    expect(res.headers.get("access-control-allow-methods")).toBeNull();
+  });
+
   it("an unknown path under /api/v1 is the 404 envelope, without CORS", async () => {
     const res = await sellerRequest(app.baseUrl, "GET", "/api/v1/shipping-templates/a/b");
     expectError(res, 404, "route_not_found");
