@@ -122,13 +122,15 @@ describe("the plain list", () => {
     const k = await key();
     const made = await newListings(k, 3);
     await sellerRequest(app.baseUrl, "POST", `/api/v1/listings/${made[1].id}/status`, { key: k, body: { status: "archived" } });
-    const { rows, pages } = await allPages(k, { limit: "7" });
+    // About 500 listings in pages of 13: some 40 requests, inside the key's burst of 60 however
+    // fast they go (more would make the test depend on the refill keeping up).
+    const { rows, pages } = await allPages(k, { limit: "13" });
     const truth = (await app.pool.query<{ id: string }>(
       "SELECT id FROM listings WHERE store_id = $1 AND status <> 'archived' ORDER BY created_at DESC, id DESC",
       [store.id],
     )).rows.map((r) => r.id);
     expect(rows.map((r) => r.id)).toEqual(truth);
-    expect(pages.slice(0, -1).every((n) => n === 7)).toBe(true);
+    expect(pages.slice(0, -1).every((n) => n === 13)).toBe(true);
     expect(rows.map((r) => r.id)).not.toContain(made[1].id);
     expect(rows.slice(0, 2).map((r) => r.id)).toEqual([made[2].id, made[0].id]);
     expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
