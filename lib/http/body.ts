@@ -53,9 +53,17 @@ export function validateJson<S extends z.ZodType>(schema: S, raw: unknown): z.ou
 }
 
 async function readText(request: Request): Promise<string> {
+  return new TextDecoder("utf-8", { fatal: false }).decode(await readBodyBytes(request, tooLarge));
+}
+
+/**
+ * The request body, read up to MAX_BODY_BYTES: a longer one (declared or as it streams in) stops
+ * reading and throws `tooLarge()`.
+ */
+export async function readBodyBytes(request: Request, tooLarge: () => Error): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length"));
   if (declared > MAX_BODY_BYTES) throw tooLarge();
-  if (!request.body) return "";
+  if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -69,7 +77,7 @@ async function readText(request: Request): Promise<string> {
     }
     chunks.push(value);
   }
-  return new TextDecoder("utf-8", { fatal: false }).decode(Buffer.concat(chunks));
+  return Buffer.concat(chunks);
 }
 
 function tooLarge() {

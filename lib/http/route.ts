@@ -6,7 +6,7 @@ import type { RateLimitPolicy } from "@/lib/ratelimit";
 import { publicAccess } from "./access";
 import type { CachePolicy } from "./cache-policies";
 import type { Endpoint } from "./describe";
-import { pipeline, type Policy } from "./pipeline";
+import { pipeline, type Policy, type RequestCtx } from "./pipeline";
 import { cacheFor } from "./policies/cache";
 import { idempotency } from "./policies/idempotency";
 import { observe } from "./policies/observe";
@@ -44,20 +44,24 @@ export function route<P extends z.ZodType | undefined, Q extends z.ZodType | und
   if (endpoint.transactional || endpoint.idempotent) policies.push(inTransaction);
   if (endpoint.idempotent) policies.push(idempotency);
   if (endpoint.cache) policies.push(cacheFor(endpoint.cache));
-  return pipeline(endpoint.name, policies, async (ctx) =>
+  return pipeline(endpoint.name, policies, callHandler(handler));
+}
+
+/** The innermost step: the handler with what the policies prepared, its result as the envelope. */
+function callHandler<Q, B>(handler: (ctx: HandlerContext<Q, B>) => Promise<HandlerResult>) {
+  return async (ctx: RequestCtx) =>
     respond(
       ctx,
       await handler({
         request: ctx.request,
-        query: ctx.query as Parsed<Q>,
-        body: ctx.body as Parsed<B>,
+        query: ctx.query as Q,
+        body: ctx.body as B,
         params: ctx.params,
         requestId: ctx.requestId,
         principal: ctx.principal!,
         db: ctx.tx ?? db(),
       }),
-    ),
-  );
+    );
 }
 
 interface PublicRouteOptions<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {
@@ -81,18 +85,5 @@ export function publicRoute<Q extends z.ZodType | undefined = undefined, B exten
 ) {
   const policies: Policy[] = [observe, ...publicAccess(options.limit).policies, parseRequest({ query: options.query, body: options.body })];
   if (options.cache) policies.push(cacheFor(options.cache));
-  return pipeline(options.name, policies, async (ctx) =>
-    respond(
-      ctx,
-      await handler({
-        request: ctx.request,
-        query: ctx.query as Parsed<Q>,
-        body: ctx.body as Parsed<B>,
-        params: ctx.params,
-        requestId: ctx.requestId,
-        principal: ctx.principal!,
-        db: db(),
-      }),
-    ),
-  );
+  return pipeline(options.name, policies, callHandler(handler));
 }

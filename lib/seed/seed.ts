@@ -11,6 +11,7 @@
  *
  * Called by `npm run db:seed` (prisma/seed.ts) and by the embedded database on its first start.
  */
+import { slugify } from "@/lib/catalog/slug";
 import type { PrismaClient } from "../db";
 import {
   BRANDS,
@@ -157,16 +158,6 @@ async function insert(db: PrismaClient, table: Table, rows: object[]): Promise<v
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-function slugify(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/&/g, " and ")
-    .replace(/['’]/g, "")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
-}
 
 /** EAN-13 from 12 digits. */
 function ean13(first12: string): string {
@@ -442,7 +433,7 @@ function generateProduct(i: number, ref: Reference, listingStores: SeededStore[]
     else if (color && rng.chance(0.25)) suffix = ` - ${color}`;
     title = `${lead}${mod}${item}${suffix}`;
   }
-  const slug = `${slugify(title).slice(0, 80).replace(/-+$/, "")}-${i + 1}`;
+  const slug = `${slugify(title, 80)}-${i + 1}`;
 
   const attributes = top.attributes(rng, { color, material, item, mid: mid.slug, leaf: leaf.slug });
   const values = {

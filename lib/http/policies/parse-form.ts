@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import { MAX_BODY_BYTES } from "../body";
+import { MAX_BODY_BYTES, readBodyBytes } from "../body";
 import type { Policy } from "../pipeline";
 
 const FORM_TYPE = /^(application\/x-www-form-urlencoded|multipart\/form-data)\s*(;|$)/i;
@@ -17,22 +17,9 @@ export const parseForm: Policy = async (ctx, next) => {
 async function readForm(request: Request): Promise<Record<string, string>> {
   const type = request.headers.get("content-type") ?? "";
   if (!FORM_TYPE.test(type) || !request.body) return {};
-  if (Number(request.headers.get("content-length")) > MAX_BODY_BYTES) throw tooLarge();
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
+  const bytes = await readBodyBytes(request, tooLarge);
   try {
-    const data = await new Response(Buffer.concat(chunks), { headers: { "Content-Type": type } }).formData();
+    const data = await new Response(new Uint8Array(bytes), { headers: { "Content-Type": type } }).formData();
     const form: Record<string, string> = Object.create(null);
     for (const [name, value] of data) if (typeof value === "string") form[name] = value;
     return form;

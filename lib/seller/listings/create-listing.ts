@@ -1,3 +1,4 @@
+import { slugify } from "@/lib/catalog/slug";
 import { randomBytes } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import type { CreateListingInput, ListingData } from "@/lib/schemas/seller/listings";
@@ -60,7 +61,7 @@ async function createProduct(db: Db, storeId: string, product: NewProductInput):
   }
   if (product.gtin !== undefined && (await gtinTaken(db, product.gtin))) throw gtinTakenError(product.gtin);
 
-  const base = slugify(product.title);
+  const base = slugify(product.title, 80) || "product";
   for (let attempt = 0; attempt < 8; attempt++) {
     const slug = attempt === 0 ? base : `${base}-${randomBytes(3).toString("hex")}`;
     // ON CONFLICT DO NOTHING: a taken slug (or a GTIN taken meanwhile) is answered here rather
@@ -95,17 +96,3 @@ function gtinTakenError(gtin: string): AppError {
   return new AppError("gtin_taken", `A product with the GTIN '${gtin}' already exists; attach to it with \`gtin\` instead of \`product\`.`, "product.gtin");
 }
 
-/** `Aurora Wireless Headphones` -> `aurora-wireless-headphones` (at most 80 characters; `product` when nothing is left). */
-export function slugify(title: string): string {
-  const slug = title
-    .toLowerCase()
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .replace(/&/g, " and ")
-    .replace(/['’]/g, "")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 80)
-    .replace(/-+$/, "");
-  return slug || "product";
-}
