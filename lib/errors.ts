@@ -14,6 +14,7 @@ export const ERROR_TYPES = [
   "state_error",
   "idempotency_error",
   "rate_limit_error",
+  "payment_error",
   "api_error",
 ] as const;
 export type ErrorType = (typeof ERROR_TYPES)[number];
@@ -66,6 +67,20 @@ export const ERROR_TABLE = {
   listing_archived: { status: 409, type: "state_error", description: "An archived listing is read-only." },
   stale_quantity: { status: 409, type: "conflict_error", description: "`expected_quantity` differs from the quantity held; `param` names the adjustment." },
   quantity_negative: { status: 400, type: "invalid_request_error", description: "The adjustment would take the quantity below zero; `param` names it." },
+
+  // Checkout, orders and returns (buyer API, storefront, seller desk)
+  cart_empty: { status: 400, type: "invalid_request_error", description: "There is nothing to buy: the cart has no lines." },
+  insufficient_stock: { status: 409, type: "conflict_error", description: "A line asks for more units than the offer has now; `param` names the line and `listing_id` the offer." },
+  listing_unavailable: { status: 409, type: "conflict_error", description: "A line's offer can no longer be bought (inactive, unlisted or gone); `param` names the line and `listing_id` the offer." },
+  total_changed: { status: 409, type: "conflict_error", description: "The total differs from `expected_total_cents`; `total_cents` carries the new total." },
+  payment_declined: { status: 402, type: "payment_error", description: "The payment method was declined; nothing was placed and no stock was taken." },
+  shipping_address_missing: { status: 400, type: "invalid_request_error", description: "The account has no default shipping address; its holder sets one on /account." },
+  payment_method_missing: { status: 400, type: "invalid_request_error", description: "The account has no default payment method; its holder sets one on /account." },
+  order_not_found: { status: 404, type: "not_found_error", description: "No order of this caller has that id." },
+  order_transition_invalid: { status: 409, type: "state_error", description: "The order (or the store's part of it) is not in a state that allows this move; the message names its state." },
+  order_not_returnable: { status: 409, type: "state_error", description: "Only a delivered order can be returned, within 30 days of delivery." },
+  return_not_found: { status: 404, type: "not_found_error", description: "No return of this caller has that id." },
+  return_transition_invalid: { status: 409, type: "state_error", description: "The return is not in a state that allows this move; the message names its state." },
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERROR_TABLE;

@@ -1,11 +1,11 @@
 import { SELLER_SCOPES } from "@/lib/auth/scopes";
 import { SELLER_ENDPOINTS } from "@/lib/endpoints/seller";
 import { sellerOpenApiEndpoint } from "@/lib/endpoints/seller/openapi";
-import { ERROR_CODES } from "@/lib/errors";
+import { ERROR_CODES, type ErrorCode } from "@/lib/errors";
 import { IDEMPOTENCY_HEADER } from "@/lib/http/policies/idempotency";
 import { RATE_LIMITS } from "@/lib/ratelimit/config";
 import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from "@/lib/schemas/seller/common";
-import { buildOpenApiDocument, errorEnvelope } from "./document";
+import { buildOpenApiDocument, errorCodesOf, errorEnvelope } from "./document";
 
 const seller = RATE_LIMITS.seller;
 const authFailure = RATE_LIMITS.auth_failure;
@@ -24,6 +24,12 @@ const DESCRIPTION = `Manage one store's listings, stock and shipping templates f
 
 **Objects and errors.** A single object is \`{ data, meta: { request_id } }\` (create answers 201, other calls 200). Money is integer cents (USD); timestamps are RFC 3339 UTC with milliseconds. Unknown body fields are refused (400, \`param\` names them); unknown query parameters are ignored. Every error uses one envelope, \`{ error: { type, code, message, param?, request_id } }\`; \`code\` is a stable snake_case reason, listed per operation below, and \`param\` names the offending input as you sent it (\`rates[0].min_days\`). Every response carries \`X-Request-Id\`; responses are \`Cache-Control: no-store\` (this document excepted) and carry no CORS headers.`;
 
+/** The codes the seller API's operations can answer, in error-table order. */
+export function sellerErrorCodes(): ErrorCode[] {
+  const used = new Set([...SELLER_ENDPOINTS, sellerOpenApiEndpoint].flatMap(errorCodesOf));
+  return ERROR_CODES.filter((code) => used.has(code));
+}
+
 function buildSellerDocument() {
   return buildOpenApiDocument([...SELLER_ENDPOINTS, sellerOpenApiEndpoint], {
     title: "Marketplace seller API",
@@ -36,7 +42,7 @@ function buildSellerDocument() {
       { name: "Shipping templates", description: "Named sets of shipping rates per region and service that listings point to." },
       { name: "Meta", description: "This description of the API." },
     ].filter((tag) => tag.name === "Meta" || SELLER_ENDPOINTS.some((e) => e.tags.includes(tag.name))),
-    errorEnvelope: errorEnvelope(ERROR_CODES),
+    errorEnvelope: errorEnvelope(sellerErrorCodes()),
   });
 }
 

@@ -27,6 +27,14 @@ describe("schema.prisma matches the migrated database", () => {
     "cart",
     "cartLine",
     "cartLinkOpen",
+    "address",
+    "paymentMethod",
+    "order",
+    "orderStore",
+    "orderLine",
+    "orderEvent",
+    "return",
+    "returnLine",
   ] as const;
 
   it.each(models)("%s: findFirst selects every column", async (model) => {
