@@ -1,0 +1,20 @@
+import { AppError } from "@/lib/errors";
+import type { PaymentProvider } from "./provider";
+import { testProvider } from "./test-provider";
+
+export type { ChargeRequest, ChargeResult, PaymentProvider, PaymentSource, RefundRequest } from "./provider";
+export { TEST_CARD, cardDigits, passesLuhn } from "./test-provider";
+
+const PROVIDERS: ReadonlyMap<string, PaymentProvider> = new Map([[testProvider.id, testProvider]]);
+
+/** The provider that charges typed card numbers at checkout. */
+export function defaultProvider(): PaymentProvider {
+  return testProvider;
+}
+
+/** The provider of a stored charge or saved method. */
+export function providerOf(id: string): PaymentProvider {
+  const provider = PROVIDERS.get(id);
+  if (!provider) throw new AppError("internal_error", `No payment provider '${id}' is configured.`);
+  return provider;
+}
