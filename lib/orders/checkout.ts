@@ -9,7 +9,7 @@ import { formatCents } from "@/lib/catalog/money";
 import type { ConditionValue } from "@/lib/schemas/catalog";
 import type { OrderData, ShippingAddressData } from "@/lib/schemas/orders";
 import { parseShippingAddress, type AddressInput } from "./address";
-import { confirmationPath } from "./confirmation";
+import { confirmationPath, isConfirmationKey } from "./confirmation";
 import { sendOrderConfirmation } from "./confirmation-email";
 import { ORDER_INCLUDE, toOrder, type OrderRow } from "./shape";
 import { storeShippingCents, type LineRate } from "./shipping";
@@ -256,8 +256,9 @@ async function priceLines(executor: Executor, lines: SourceLine[], country: stri
 }
 
 function withoutRate(line: QuoteLine & { rate?: LineRate | null }): QuoteLine {
-  const { rate: _rate, ...rest } = line;
-  return rest;
+  const copy: QuoteLine & { rate?: LineRate | null } = { ...line };
+  delete copy.rate;
+  return copy;
 }
 
 function statusOf(row: QuoteRow): QuoteLineStatus {
@@ -523,6 +524,21 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
   const placed = await describePlaced(result.row, result.replayed);
   if (!result.replayed) await sendOrderConfirmation(placed);
   return placed;
+}
+
+const ORDER_NUMBER = /^M-[0-9]{1,18}$/;
+
+/**
+ * An order for its confirmation page: the signed-in account holder's own order, or a guest's
+ * order with its confirmation key (lib/orders/confirmation.ts). Anything else, a forged number or
+ * key included, is null (the page answers 404).
+ */
+export async function orderForConfirmation(number: string, viewer: { userId: string | null; key: unknown }): Promise<PlacedOrder | null> {
+  if (!ORDER_NUMBER.test(number)) return null;
+  const row = await db().order.findUnique({ where: { number }, include: ORDER_INCLUDE });
+  if (!row) return null;
+  const allowed = row.userId ? row.userId === viewer.userId : isConfirmationKey(row.id, viewer.key);
+  return allowed ? describePlaced(row, true) : null;
 }
 
 async function describePlaced(row: OrderRow, replayed: boolean): Promise<PlacedOrder> {
