@@ -418,7 +418,7 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
 
   // Set once the payment is approved: if the transaction then fails, the charge is refunded.
   let approved: { provider: PaymentProvider; chargeRef: string; amountCents: number; currency: string } | null = null;
-  let result: { row: OrderRow; replayed: boolean };
+  let result: { row: OrderRow; replayed: boolean; stores: QuoteStore[] | null };
   try {
     result = await db().$transaction(
       async (tx) => {
@@ -428,7 +428,7 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
           if (existing.userId !== buyer.userId || (!buyer.userId && existing.email !== buyer.email)) {
             throw new AppError("parameter_invalid", "This checkout token belongs to another checkout.", "checkout_token");
           }
-          return { row: existing, replayed: true };
+          return { row: existing, replayed: true, stores: null };
         }
 
         const { cartId, lines } = await sourceLines(tx, input.source, true);
@@ -481,12 +481,11 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
             paymentLast4: charged.last4.slice(-4),
             checkoutToken: input.checkoutToken,
           },
-          select: { id: true, number: true },
         });
-        await tx.orderStore.createMany({
+        const parts = await tx.orderStore.createManyAndReturn({
           data: quote.stores.map((s) => ({ orderId: order.id, storeId: s.store_id, shippingCents: s.shipping_cents })),
         });
-        await tx.orderLine.createMany({
+        const orderLines = await tx.orderLine.createManyAndReturn({
           data: quote.lines.map((l) => ({
             orderId: order.id,
             storeId: l.store_id!,
@@ -508,7 +507,8 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
         if (cartId) {
           await tx.cartLine.deleteMany({ where: { cartId, listingId: { in: quote.lines.map((l) => l.listing_id) } } });
         }
-        return { row: await tx.order.findUniqueOrThrow({ where: { id: order.id }, include: ORDER_INCLUDE }), replayed: false };
+        const row: OrderRow = { ...order, parts: parts.map((part) => ({ ...part, lines: orderLines.filter((l) => l.storeId === part.storeId) })) };
+        return { row, replayed: false, stores: quote.stores };
       },
       // Under a burst (a hundred buyers for one listing), checkouts queue for a connection.
       { maxWait: 30_000, timeout: 20_000 },
@@ -521,7 +521,7 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
     throw err;
   }
 
-  const placed = await describePlaced(result.row, result.replayed);
+  const placed = await describePlaced(result.row, result.replayed, result.stores);
   if (!result.replayed) await sendOrderConfirmation(placed);
   return placed;
 }
@@ -541,8 +541,11 @@ export async function orderForConfirmation(number: string, viewer: { userId: str
   return allowed ? describePlaced(row, true) : null;
 }
 
-async function describePlaced(row: OrderRow, replayed: boolean): Promise<PlacedOrder> {
-  const stores = await db().store.findMany({ where: { id: { in: row.parts.map((p) => p.storeId) } }, select: { id: true, slug: true, name: true } });
+/** The order as callers get it; `known` saves reading the stores' names again right after placing. */
+async function describePlaced(row: OrderRow, replayed: boolean, known: QuoteStore[] | null = null): Promise<PlacedOrder> {
+  const stores = known
+    ? known.map((s) => ({ id: s.store_id, slug: s.store_slug, name: s.store_name }))
+    : await db().store.findMany({ where: { id: { in: row.parts.map((p) => p.storeId) } }, select: { id: true, slug: true, name: true } });
   const storeOf = new Map(stores.map((s) => [s.id, s]));
   const order = toOrder(row);
   return {
@@ -552,11 +555,12 @@ async function describePlaced(row: OrderRow, replayed: boolean): Promise<PlacedO
     confirmation_path: confirmationPath(row),
     email: row.email,
     payment_last4: row.paymentLast4,
+    // The slug as the lines keep it (from the moment of purchase), so that lines group by it.
     stores: row.parts.map((p) => ({
-      store_slug: storeOf.get(p.storeId)?.slug ?? "",
+      store_slug: p.lines[0]?.storeSlug ?? storeOf.get(p.storeId)?.slug ?? "",
       store_name: storeOf.get(p.storeId)?.name ?? "",
       shipping_cents: p.shippingCents,
-      subtotal_cents: order.lines.filter((l) => l.store_slug === storeOf.get(p.storeId)?.slug).reduce((sum, l) => sum + l.line_total_cents, 0),
+      subtotal_cents: p.lines.reduce((sum, l) => sum + l.lineTotalCents, 0),
     })),
   };
 }
