@@ -541,6 +541,8 @@ export async function orderForConfirmation(number: string, viewer: { userId: str
   return allowed ? describePlaced(row, true) : null;
 }
 
+const firstPosition = (part: OrderRow["parts"][number]) => Math.min(...part.lines.map((l) => l.position));
+
 /** The order as callers get it; `known` saves reading the stores' names again right after placing. */
 async function describePlaced(row: OrderRow, replayed: boolean, known: QuoteStore[] | null = null): Promise<PlacedOrder> {
   const stores = known
@@ -555,8 +557,9 @@ async function describePlaced(row: OrderRow, replayed: boolean, known: QuoteStor
     confirmation_path: confirmationPath(row),
     email: row.email,
     payment_last4: row.paymentLast4,
-    // The slug as the lines keep it (from the moment of purchase), so that lines group by it.
-    stores: row.parts.map((p) => ({
+    // In the order of their first line; the slug as the lines keep it (from the moment of
+    // purchase), so that lines group by it.
+    stores: [...row.parts].sort((a, b) => firstPosition(a) - firstPosition(b)).map((p) => ({
       store_slug: p.lines[0]?.storeSlug ?? storeOf.get(p.storeId)?.slug ?? "",
       store_name: storeOf.get(p.storeId)?.name ?? "",
       shipping_cents: p.shippingCents,
