@@ -462,7 +462,8 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
           reference: `checkout:${input.checkoutToken}:${randomUUID()}`,
         });
         if (charged.status !== "approved") {
-          throw new AppError("payment_declined", `The payment was declined (${charged.reason}) Nothing was charged and no order was placed.`, "payment_method");
+          const reason = charged.reason.charAt(0).toLowerCase() + charged.reason.slice(1);
+          throw new AppError("payment_declined", `The payment was declined: ${reason} Nothing was charged and no order was placed.`, "payment_method");
         }
         approved = { provider: payer.provider, chargeRef: charged.chargeRef, amountCents: quote.total_cents, currency: quote.currency };
 

@@ -195,7 +195,7 @@ export default async function CheckoutPage({ searchParams }: Props) {
 
 function Refusal({ flash }: { flash: FormFlash }) {
   return (
-    <p className="form-error" role="alert" id="checkout-error" data-field={flash.field}>
+    <p className="form-error checkout-refusal" role="alert" id="checkout-error" data-field={flash.field}>
       {flash.message}
     </p>
   );
