@@ -608,8 +608,11 @@ describe("checkout domain (lib/orders/checkout.ts)", () => {
     const b = await listing("fixture-store-b", { price: 1000, quantity: 1, template: t });
     const c = await listing("fixture-store-a", { price: 1000, quantity: 0 });
     const [cart] = await query(`INSERT INTO carts (user_id) VALUES ($1) RETURNING id`, [userId]);
-    for (const [id, qty, seen] of [[a, 1, 3900], [b, 2, 1000], [c, 1, 1000]] as const) {
-      await query(`INSERT INTO cart_lines (cart_id, listing_id, quantity, price_cents) VALUES ($1, $2, $3, $4)`, [cart.id, id, qty, seen]);
+    // Lines in the order they were added (explicit times: two inserts may share a millisecond).
+    for (const [i, [id, qty, seen]] of ([[a, 1, 3900], [b, 2, 1000], [c, 1, 1000]] as const).entries()) {
+      await query(`INSERT INTO cart_lines (cart_id, listing_id, quantity, price_cents, added_at) VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`, [
+        cart.id, id, qty, seen, i,
+      ]);
     }
     const us = await checkout.quoteCheckout({ cart: { userId } });
     expect(us.ready).toBe(false);
