@@ -1,6 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { normaliseEmail } from "@/lib/accounts/users";
-import type { CartOwner } from "@/lib/cart/cart";
+import { LINE_QUANTITY_MAX, type CartOwner } from "@/lib/cart/cart";
 import { isToken, tokenHash } from "@/lib/cart/token";
 import { db, Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
@@ -26,7 +26,6 @@ type Executor = Pick<Tx, "$queryRaw">;
 
 /** Lines an explicit ("buy now") checkout may hold. */
 export const EXPLICIT_LINES_MAX = 20;
-export const LINE_QUANTITY_MAX = 99;
 
 export interface ExplicitLine {
   listing_id: string;
