@@ -72,6 +72,7 @@ export const ERROR_TABLE = {
   cart_empty: { status: 400, type: "invalid_request_error", description: "There is nothing to buy: the cart has no lines." },
   insufficient_stock: { status: 409, type: "conflict_error", description: "A line asks for more units than the offer has now; `param` names the line and `listing_id` the offer." },
   listing_unavailable: { status: 409, type: "conflict_error", description: "A line's offer can no longer be bought (inactive, unlisted or gone); `param` names the line and `listing_id` the offer." },
+  cart_changed: { status: 409, type: "conflict_error", description: "The cart's lines or quantities differ from the ones the buyer was shown (changed elsewhere); nothing was placed." },
   total_changed: { status: 409, type: "conflict_error", description: "The total differs from `expected_total_cents`; `total_cents` carries the new total." },
   payment_declined: { status: 402, type: "payment_error", description: "The payment method was declined; nothing was placed and no stock was taken." },
   shipping_address_missing: { status: 400, type: "invalid_request_error", description: "The account has no default shipping address; its holder sets one on /account." },

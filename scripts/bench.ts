@@ -1,9 +1,10 @@
 /**
- * npm run bench [-- --products 100000] [--duration 10] [--connections 8] [--reseed] [--only seller]
+ * npm run bench [-- --products 100000] [--duration 10] [--connections 8] [--reseed] [--only seller|checkout]
  *
  * Builds (once) a benchmark database of the given size, starts the built app on it, drives the
- * public API and the seller API with autocannon over varied requests per scenario, prints
- * p50/p95/p99 latency and requests/s, then EXPLAIN ANALYZE of the main queries. Loopback only.
+ * public API and the seller API with autocannon over varied requests per scenario, and guest
+ * checkouts through the storefront's forms, prints p50/p95/p99 latency and requests/s, then
+ * EXPLAIN ANALYZE of the main queries. Loopback only.
  * Needs `npm run build`.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
@@ -299,6 +300,113 @@ async function measureSeller(client: PrismaClient) {
   }
 }
 
+/**
+ * Checkout through the storefront's forms, as guests: `connections` buyers at once, each in a
+ * loop: a fresh cart of 3 random in-stock offers (3 x /cart/add), the /checkout page (its one-time
+ * token, total and lines), then "Place order" (/checkout/place), timed alone. Then the oversell
+ * check: a listing with a few units raced by twice as many buyers at once must give exactly that
+ * many orders and end at quantity 0.
+ */
+class Guest {
+  private cookies = new Map<string, string>();
+  private readonly ip = `10.${rand255()}.${rand255()}.${rand255() + 1}`;
+  constructor(private readonly base: string) {}
+
+  async request(method: "GET" | "POST", path: string, form?: Record<string, string>) {
+    const headers: Record<string, string> = { "x-forwarded-for": this.ip };
+    if (this.cookies.size) headers.cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    if (form) Object.assign(headers, { "content-type": "application/x-www-form-urlencoded", origin: this.base, "sec-fetch-site": "same-origin" });
+    const res = await fetch(this.base + path, { method, headers, body: form ? new URLSearchParams(form).toString() : undefined, redirect: "manual" });
+    for (const line of res.headers.getSetCookie()) {
+      const [pair] = line.split(";");
+      const eq = pair!.indexOf("=");
+      this.cookies.set(pair!.slice(0, eq), pair!.slice(eq + 1));
+    }
+    return { status: res.status, location: res.headers.get("location") ?? "", text: await res.text() };
+  }
+
+  /** Fills a cart and opens /checkout: the fields "Place order" posts. */
+  async prepare(listingIds: string[]): Promise<Record<string, string>> {
+    for (const id of listingIds) await this.request("POST", "/cart/add", { listing_id: id, quantity: "1" });
+    const page = await this.request("GET", "/checkout");
+    const hidden = (name: string) => new RegExp(`name="${name}" value="([^"]*)"`).exec(page.text)?.[1] ?? "";
+    return {
+      checkout_token: hidden("checkout_token"),
+      expected_total_cents: hidden("expected_total_cents"),
+      cart_lines: hidden("cart_lines"),
+      email: `bench-${Math.random().toString(36).slice(2)}@example.com`,
+      full_name: "Bench Buyer",
+      line1: "1 Bench Street",
+      city: "Springfield",
+      state: "IL",
+      postal_code: "62701",
+      card_number: "4242 4242 4242 4242",
+    };
+  }
+}
+
+const rand255 = () => Math.floor(Math.random() * 254);
+
+async function measureCheckout(client: PrismaClient) {
+  const pool = (
+    await client.$queryRaw<{ id: string }[]>`
+      SELECT l.id::text AS id FROM listings l JOIN stores s ON s.id = l.store_id JOIN products p ON p.id = l.product_id
+      WHERE l.status = 'active' AND s.status = 'active' AND p.publicly_listed AND l.quantity >= 20 AND NOT l.allow_backorder
+      ORDER BY md5(l.id::text) LIMIT 2000`
+  ).map((r) => r.id);
+  const port = await freePort();
+  const app = await startApp(port, "30000");
+  try {
+    const base = `http://127.0.0.1:${port}`;
+    const pick = () => Array.from({ length: 3 }, () => pool[Math.floor(Math.random() * pool.length)]!).filter((id, i, all) => all.indexOf(id) === i);
+    const latencies: number[] = [];
+    let failed = 0;
+    const buyer = async (until: number) => {
+      while (Date.now() < until) {
+        const guest = new Guest(base);
+        const fields = await guest.prepare(pick());
+        const started = performance.now();
+        const placed = await guest.request("POST", "/checkout/place", fields);
+        const ms = performance.now() - started;
+        if (placed.status === 303 && placed.location.startsWith("/checkout/confirmation/")) latencies.push(ms);
+        else failed++;
+      }
+    };
+    await Promise.all(Array.from({ length: connections }, () => buyer(Date.now() + 2_000)));
+    latencies.length = 0;
+    failed = 0;
+    await Promise.all(Array.from({ length: connections }, () => buyer(Date.now() + duration * 1000)));
+    latencies.sort((a, b) => a - b);
+    const pct = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]! * 10) / 10;
+
+    // Oversell: `units` units, twice as many buyers, all placing at once.
+    const units = 5;
+    const [race] = await client.$queryRaw<{ id: string }[]>`
+      UPDATE listings SET quantity = ${units} WHERE id = ${pool[0]}::uuid RETURNING id::text AS id`;
+    const racers = Array.from({ length: units * 2 + connections }, () => new Guest(base));
+    const forms = await Promise.all(racers.map((g) => g.prepare([race!.id])));
+    const before = await client.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM order_lines WHERE listing_id = ${race!.id}::uuid`;
+    const results = await Promise.all(racers.map((g, i) => g.request("POST", "/checkout/place", forms[i]!)));
+    const [after] = await client.$queryRaw<{ n: number; quantity: number }[]>`
+      SELECT (SELECT count(*)::int FROM order_lines WHERE listing_id = ${race!.id}::uuid) AS n,
+             (SELECT quantity FROM listings WHERE id = ${race!.id}::uuid) AS quantity`;
+    const placedInRace = results.filter((r) => r.location.startsWith("/checkout/confirmation/")).length;
+    const oversold = after!.n - before[0]!.n !== units || placedInRace !== units || after!.quantity !== 0;
+
+    console.log(`\n## Checkout (storefront, guests), ${products} products, ${connections} buyers at once, ${duration}s\n`);
+    console.log("| scenario | orders | p50 ms | p95 ms | p99 ms | orders/s | failed |");
+    console.log("|---|---|---|---|---|---|---|");
+    console.log(`| checkout: place order (3-line cart) | ${latencies.length} | ${pct(50)} | ${pct(95)} | ${pct(99)} | ${Math.round((latencies.length / duration) * 10) / 10} | ${failed} |`);
+    console.log(
+      `\nOversell check: ${racers.length} buyers at once for a listing with ${units} units: ${placedInRace} orders placed, ` +
+        `${results.length - placedInRace} refused, quantity now ${after!.quantity}: ${oversold ? "OVERSOLD (bug)" : "no oversell"}.`,
+    );
+    if (oversold) process.exitCode = 1;
+  } finally {
+    process.kill(-app.pid!, "SIGTERM");
+  }
+}
+
 async function main() {
   const client = await prepareDatabase();
   try {
@@ -306,11 +414,16 @@ async function main() {
       await measureSeller(client);
       return;
     }
+    if (args.only === "checkout") {
+      await measureCheckout(client);
+      return;
+    }
     await measure(client, "as deployed (search counts cached 30 s per process)", "30000");
     await measure(client, "search counts cache off (every request computes its counts)", "0", (s) =>
       s.name.startsWith("search"),
     );
     await measureSeller(client);
+    await measureCheckout(client);
     await explain(client);
   } finally {
     await client.$disconnect();

@@ -70,8 +70,11 @@ export const Order = z
     placed_via: z.enum(["storefront", "agent"]),
     lines: z.array(OrderLine),
     subtotal_cents: z.number().int().min(0),
-    shipping_cents: z.number().int().min(0),
-    total_cents: z.number().int().min(0),
+    shipping_cents: z.number().int().min(0).openapi({
+      description:
+        "The sum of each store's shipping. A store charges once per order: each of its lines has its listing's `standard` shipping rate for the address's country (that country's rate, else the `*` rate, else free), the store charges the highest of them, and waives it when the store's subtotal reaches that rate's `free_over_cents`.",
+    }),
+    total_cents: z.number().int().min(0).openapi({ description: "`subtotal_cents` + `shipping_cents`: what was charged." }),
     currency: z.string().openapi({ example: "USD" }),
     shipping_address: ShippingAddress,
     created_at: Timestamp,

@@ -155,6 +155,73 @@ cart stays with your account for next time.
 `,
   },
   {
+    slug: "checking-out",
+    title: "Checking out",
+    summary: "Place an order from your cart, as a guest or signed in: what the checkout page shows, how shipping is charged, paying, and your confirmation.",
+    body: `# Checking out
+
+Choose **Checkout** on your cart page. The checkout page re-reads every item in your cart at that
+moment and shows:
+
+- each item with the store that sells it, grouped by store;
+- each store's **shipping** (see below), the **subtotal**, the shipping and the **total**;
+- **what changed since you last saw your cart**: a price that moved, an item that sold out,
+  that the store no longer has in the quantity you asked for, or that can no longer be bought
+  at all. Change your cart first when something cannot be bought: the **Place order** button
+  appears only when every item can be.
+
+One order can hold items of several stores; each store ships its own items.
+
+## As a guest
+
+You do not need an account. Fill in **Email** (your confirmation goes there), **Full name**,
+**Address line 1** (and **Address line 2** if you need it), **City**, **State**, **ZIP code**
+and **Card number**, then choose **Place order**. We ship to addresses in the United States.
+
+## Signed in
+
+If your account has a default shipping address and a default payment method, they are already
+chosen on the checkout page: check them and choose **Place order**. If it has none, type an
+address or a card number as a guest would.
+
+## How shipping is charged
+
+Each store charges shipping **once per order**, however many of its items you buy:
+
+1. every item has the store's **standard** shipping rate for your country (for a US address,
+   the rate the product page's highlighted offer is compared with);
+2. the store charges the **highest** of those rates among your items from it;
+3. that charge is **waived** when your subtotal from that store reaches the free-shipping
+   threshold of that rate, if it has one.
+
+An item without a shipping rate ships free. The order's shipping is the sum over its stores.
+
+## Paying
+
+Your card is charged only when the order is placed, and only once. Only the **last 4 digits** of
+a card are kept; the number itself is never stored. If the card is declined, nothing is
+charged, nothing is ordered, and the checkout page tells you so.
+
+## When something changes at the last moment
+
+Placing an order checks everything again and either places the whole order or nothing. If an
+item sold out, its price moved, or your cart changed in another tab since the page was shown,
+you return to the checkout page with a message and the page shows the cart as it is now; what
+you typed is kept (except the card number, which you type again). Nothing was ordered or
+charged. When many people buy the last unit at once, exactly one of them gets it.
+
+Pressing **Place order** twice (a double click, or a reload) places **one** order.
+
+## Your confirmation
+
+After placing the order you see its confirmation page; its heading holds your **order number**
+(like \`M-10042\`). We also e-mail you the order: the number, the items by store, the totals,
+the shipping address and a link to the order. Signed-in buyers' link leads to the order's page
+in their account; a guest's link leads back to the confirmation page, which only that link
+opens, so keep the e-mail.
+`,
+  },
+  {
     slug: "shipping-and-delivery",
     title: "Shipping and delivery",
     summary: "Who ships your order, how shipping prices and delivery estimates are set, and free-shipping thresholds.",

@@ -1,0 +1,51 @@
+import { absoluteUrl } from "@/lib/config";
+import { formatCents } from "@/lib/catalog/money";
+import { sendEmail } from "@/lib/email/send";
+import { CONDITION_LABELS } from "@/lib/schemas/catalog";
+import type { PlacedOrder } from "./checkout";
+
+/** The order's page for its buyer: the account's order page, or a guest's confirmation link. */
+export function orderPageUrl(placed: PlacedOrder): string {
+  return absoluteUrl(placed.account_holder ? `/account/orders/${encodeURIComponent(placed.order.number)}` : placed.confirmation_path);
+}
+
+/** The confirmation e-mail's text: number, lines by seller, totals, address, and the order's page. */
+export function confirmationText(placed: PlacedOrder): string {
+  const { order } = placed;
+  const a = order.shipping_address;
+  const out: string[] = [`Thank you for your order ${order.number}.`, ""];
+  for (const store of placed.stores) {
+    out.push(`Sold and shipped by ${store.store_name}:`);
+    for (const line of order.lines.filter((l) => l.store_slug === store.store_slug)) {
+      out.push(`  ${line.quantity} × ${line.title} (${CONDITION_LABELS[line.condition]}) at ${formatCents(line.unit_price_cents)}: ${formatCents(line.line_total_cents)}`);
+    }
+    out.push(`  Shipping: ${store.shipping_cents === 0 ? "free" : formatCents(store.shipping_cents)}`, "");
+  }
+  out.push(
+    `Subtotal: ${formatCents(order.subtotal_cents)}`,
+    `Shipping: ${formatCents(order.shipping_cents)}`,
+    `Total charged to the card ending in ${placed.payment_last4}: ${formatCents(order.total_cents)}`,
+    "",
+    "Shipping to:",
+    `  ${a.full_name}`,
+    `  ${a.line1}`,
+    ...(a.line2 ? [`  ${a.line2}`] : []),
+    `  ${a.city}, ${a.state} ${a.postal_code}`,
+    `  ${a.country}`,
+    "",
+    `Your order: ${orderPageUrl(placed)}`,
+  );
+  return out.join("\n");
+}
+
+/**
+ * Sends the confirmation to the buyer (after the order committed). A failure to send is logged
+ * and never undoes the order.
+ */
+export async function sendOrderConfirmation(placed: PlacedOrder): Promise<void> {
+  try {
+    await sendEmail({ to: placed.email, subject: `Your order ${placed.order.number}`, text: confirmationText(placed), link: orderPageUrl(placed) });
+  } catch (err) {
+    process.stderr.write(`${JSON.stringify({ level: "error", msg: "order confirmation e-mail failed", order: placed.order.number, error: String(err) })}\n`);
+  }
+}
