@@ -19,24 +19,26 @@ export function respond(ctx: RequestCtx, result: HandlerResult): Response {
     "Content-Type": "application/json; charset=utf-8",
     "Cache-Control": ctx.cache ? CACHE_POLICIES[ctx.cache] : "no-store",
   };
-  let representation: string;
   let body: string;
   let status = 200;
+  // The representation (the body without request_id) is what the ETag covers; it is serialised
+  // only for a cacheable answer, so an uncached one costs one serialisation, not two.
+  let representation = (): string => body;
   if ("text" in result) {
-    body = representation = result.text;
+    body = result.text;
     headers["Content-Type"] = result.contentType;
   } else if ("document" in result) {
-    body = representation = JSON.stringify(result.document);
+    body = JSON.stringify(result.document);
   } else if ("list" in result) {
-    representation = JSON.stringify({ data: result.list, next_cursor: result.next_cursor, meta: {} });
     body = JSON.stringify({ data: result.list, next_cursor: result.next_cursor, meta: { request_id: ctx.requestId } });
+    representation = () => JSON.stringify({ data: result.list, next_cursor: result.next_cursor, meta: {} });
   } else {
     status = result.status ?? 200;
-    representation = JSON.stringify({ data: result.data, meta: result.meta ?? {} });
     body = JSON.stringify({ data: result.data, meta: { ...result.meta, request_id: ctx.requestId } });
+    representation = () => JSON.stringify({ data: result.data, meta: result.meta ?? {} });
   }
   if (ctx.cache) {
-    headers.ETag = etagOf(representation);
+    headers.ETag = etagOf(representation());
     if (matchesIfNoneMatch(ctx.request.headers.get("if-none-match"), headers.ETag)) {
       delete headers["Content-Type"];
       return new Response(null, { status: 304, headers });

@@ -54,20 +54,24 @@ export async function applyInventoryBatch(db: Db, storeId: string, adjustments: 
     listing.quantity = after;
   });
 
+  // One statement writes the new quantities and the adjustments (a listing the batch leaves as
+  // it was is not rewritten). Every adjustment's created_at is the transaction's start, as the
+  // column default stores it (rounded to the millisecond), so it is read back once, not per row.
   const finals = [...held.entries()];
-  await db.$executeRaw`
-    UPDATE listings l SET quantity = f.quantity
-    FROM unnest(${finals.map(([id]) => id)}::uuid[], ${finals.map(([, l]) => l.quantity)}::int[]) AS f(id, quantity)
-    WHERE l.id = f.id AND l.quantity <> f.quantity`;
-
   const ids2 = planned.map(() => randomUUID());
-  const created = await db.$queryRaw<{ id: string; created_at: string }[]>`
-    INSERT INTO stock_adjustments (id, listing_id, delta, quantity_after, reason)
-    SELECT a.id, a.listing_id, a.delta, a.quantity_after, 'batch'
-    FROM unnest(${ids2}::uuid[], ${planned.map((p) => p.listingId)}::uuid[], ${planned.map((p) => p.delta)}::int[],
-                ${planned.map((p) => p.after)}::int[]) AS a(id, listing_id, delta, quantity_after)
-    RETURNING id::text AS id, to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
-  const createdAt = new Map(created.map((r) => [r.id, r.created_at]));
+  const [written] = await db.$queryRaw<{ created_at: string }[]>`
+    WITH updated AS (
+      UPDATE listings l SET quantity = f.quantity
+      FROM unnest(${finals.map(([id]) => id)}::uuid[], ${finals.map(([, l]) => l.quantity)}::int[]) AS f(id, quantity)
+      WHERE l.id = f.id AND l.quantity <> f.quantity
+    ), inserted AS (
+      INSERT INTO stock_adjustments (id, listing_id, delta, quantity_after, reason)
+      SELECT a.id, a.listing_id, a.delta, a.quantity_after, 'batch'
+      FROM unnest(${ids2}::uuid[], ${planned.map((p) => p.listingId)}::uuid[], ${planned.map((p) => p.delta)}::int[],
+                  ${planned.map((p) => p.after)}::int[]) AS a(id, listing_id, delta, quantity_after)
+    )
+    SELECT to_char(now()::timestamptz(3) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
+  const createdAt = written!.created_at;
   return planned.map((p, i) => ({
     id: ids2[i]!,
     object: "stock_adjustment" as const,
@@ -75,6 +79,6 @@ export async function applyInventoryBatch(db: Db, storeId: string, adjustments: 
     delta: p.delta,
     quantity_after: p.after,
     reason: "batch" as const,
-    created_at: createdAt.get(ids2[i]!)!,
+    created_at: createdAt,
   }));
 }
