@@ -53,6 +53,8 @@ export interface BuyerOrder {
   returns: ReturnData[];
   /** Until when a return may be requested (a delivered order), else null. */
   returnable_until: string | null;
+  /** Whether a return may be requested now (delivered, within the window). */
+  return_window_open: boolean;
   /** Per line id: how many units a new return may still hold (bought minus non-rejected returns). */
   returnable_quantities: Record<string, number>;
 }
@@ -96,6 +98,7 @@ export async function getBuyerOrder(client: Db, userId: string, ref: string): Pr
     }),
     returns: returns.map(toReturn),
     returnable_until: until?.toISOString() ?? null,
+    return_window_open: until !== null && Date.now() <= until.getTime(),
     returnable_quantities: Object.fromEntries(lines.map((l) => [l.id, Math.max(0, l.quantity - (returned.get(l.id) ?? 0))])),
   };
 }

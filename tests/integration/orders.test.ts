@@ -136,7 +136,7 @@ describe("the buyer's orders", () => {
     const byId = await getBuyerOrder(client, buyer, order.id);
     const byNumber = await getBuyerOrder(client, buyer, order.number.toLowerCase());
     expect(byNumber).toEqual(byId);
-    expectExactKeys(byId, ["order", "parts", "history", "returns", "returnable_until", "returnable_quantities"], "buyer order");
+    expectExactKeys(byId, ["order", "parts", "history", "returns", "returnable_until", "return_window_open", "returnable_quantities"], "buyer order");
     expectExactKeys(byId.order, ORDER_KEYS, "order");
     expect(byId.order).toMatchObject({ id: order.id, number: order.number, subtotal_cents: order.subtotalCents, shipping_cents: 500, total_cents: order.subtotalCents + 500 });
     expect(byId.order.lines.map((l) => l.id)).toEqual(order.lines.map((l) => l.id));

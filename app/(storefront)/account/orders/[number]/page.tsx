@@ -35,7 +35,6 @@ export default async function OrderPage({ params, searchParams }: Props) {
   const { order } = view;
   const linesById = new Map(order.lines.map((l) => [l.id, l]));
   const flash = decodeFlash(typeof sp.flash === "string" ? sp.flash : undefined);
-  const open = view.returnable_until !== null && Date.now() <= Date.parse(view.returnable_until);
   return (
     <main className="page" data-page="account-order" data-order={order.number} data-status={order.status}>
       <p className="back">
@@ -117,7 +116,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
             ))}
           </ul>
         ) : null}
-        {open ? (
+        {view.return_window_open ? (
           <>
             <p>
               You can ask for a return until <When at={view.returnable_until} />. Each store handles the items it sent: ask each store separately.
