@@ -6,6 +6,7 @@
  *   npm run --silent admin -- key revoke KEY_ID
  *   npm run --silent admin -- setting set agentic_checkout on|off
  *   npm run --silent admin -- store set-status SLUG active|suspended|closed
+ *   npm run --silent admin -- order mark ORDER shipped|delivered [--tracking T]
  *
  * Each works on DATABASE_URL, or on the embedded folder (EMBEDDED_DATA_DIR, default .data/pglite)
  * when it is unset and the app is stopped. The result is the last line of stdout (notes go to
@@ -21,6 +22,7 @@ import { closeDb, createDb, type PrismaClient } from "../lib/db";
 import { embeddedDataDir, embeddedFolderHolder } from "../lib/db/embedded";
 import { pendingMigrations } from "../lib/db/migrate";
 import { AppError } from "../lib/errors";
+import { checkTrackingNumber, markOrder, orderRefWhere } from "../lib/orders";
 import { isSettingName, SETTINGS, setSetting } from "../lib/settings";
 import { findStoreBySlug, isStoreStatus, setStoreStatus, STORE_STATUSES } from "../lib/stores/status";
 
@@ -52,6 +54,7 @@ const PARAM_SOURCE: Record<string, string> = {
   role: "--role",
   store: "--store",
   scopes: "--scopes",
+  tracking_number: "--tracking",
 };
 
 const COMMANDS: Record<string, Command> = {
@@ -150,6 +153,30 @@ const COMMANDS: Record<string, Command> = {
         const now = await setStoreStatus(client, slug, status);
         if (!now) throw new BadInput(`SLUG: no store has the slug '${slug}'`);
         return { result: now };
+      };
+    },
+  },
+
+  "order mark": {
+    usage: "order mark ORDER shipped|delivered [--tracking T]",
+    flags: ["tracking"],
+    required: [],
+    positionals: ["ORDER", "STATUS"],
+    prepare(flags, [ref, status]) {
+      if (!orderRefWhere(ref)) throw new BadInput(`ORDER is an order's id or number (M-10042), not '${ref}'`);
+      if (status !== "shipped" && status !== "delivered") throw new BadInput(`STATUS is shipped or delivered, not '${status}'`);
+      if (flags.tracking !== undefined && status !== "shipped") throw new BadInput("--tracking goes with shipped only");
+      const tracking = flags.tracking === undefined ? undefined : checkTrackingNumber(flags.tracking);
+      return async (client) => {
+        try {
+          // What a support agent does when a carrier reports: every part still placed ships (with
+          // the tracking number, when given), or every shipped part is delivered.
+          return { result: await client.$transaction((tx) => markOrder(tx, ref!, status, tracking)) };
+        } catch (err) {
+          if (err instanceof AppError && err.code === "order_not_found") throw new BadInput(`ORDER: no order has the id or number '${ref}'`);
+          if (err instanceof AppError && err.code === "order_transition_invalid") throw new BadInput(err.message);
+          throw err;
+        }
       };
     },
   },

@@ -13,6 +13,9 @@ import { AppError } from "@/lib/errors";
 import { deliverPart, getBuyerOrder, getDeskOrder, listBuyerOrders, listDeskOrders, markOrder, shipPart } from "@/lib/orders";
 import { getBuyerReturn, listBuyerReturns, listDeskReturns, moveReturn, requestReturn } from "@/lib/returns";
 import { CreateReturn, Order, Return, type CreateReturnData } from "@/lib/schemas/orders";
+import { hashPassword } from "@/lib/accounts/password";
+import { alertText, fillForm, linkHref, statusText } from "../helpers/forms";
+import { parseHtml } from "../helpers/html";
 import { expectExactKeys } from "../helpers/http";
 import { createTestOrder, type FixtureOrder } from "../helpers/orders";
 import { startIsolatedApp, storeIdOf, type IsolatedApp } from "../helpers/seller";
@@ -28,11 +31,20 @@ let buyer = "";
 let otherBuyer = "";
 const stores = { a: "", b: "", c: "" };
 
-async function createUser(tag: string): Promise<string> {
-  const { rows } = await app.pool.query(`INSERT INTO users (email, name, role) VALUES ($1, $2, 'shopper') RETURNING id`, [
-    `${tag}-${randomBytes(4).toString("hex")}@example.com`,
+const PASSWORD = `pw-${randomBytes(8).toString("hex")}`;
+const emails = new Map<string, string>();
+
+/** An account (with the app's own password hash), owning `ownedStores` (slugs). */
+async function createUser(tag: string, ownedStores: string[] = []): Promise<string> {
+  const email = `${tag}-${randomBytes(4).toString("hex")}@example.com`;
+  const { rows } = await app.pool.query(`INSERT INTO users (email, name, role, password_hash) VALUES ($1, $2, $3, $4) RETURNING id`, [
+    email,
     tag,
+    ownedStores.length ? "store_owner" : "shopper",
+    await hashPassword(PASSWORD),
   ]);
+  for (const slug of ownedStores) await app.pool.query(`INSERT INTO store_owners (store_id, user_id) VALUES ($1, $2)`, [await storeIdOf(app.pool, slug), rows[0].id]);
+  emails.set(rows[0].id, email);
   return rows[0].id;
 }
 
@@ -168,7 +180,6 @@ describe("the seller desk", () => {
     expect(part.shipping_cents).toBe(0);
     expect(desk.email).toBe("buyer@example.com");
     expect(JSON.stringify(desk)).not.toContain(order.paymentRef);
-    expect(JSON.stringify(desk)).not.toContain("4242");
     expect(JSON.stringify(desk)).not.toContain("fixture-store-b");
 
     // An owner of both stores sees both parts.
@@ -433,5 +444,327 @@ describe("returns", () => {
     await expectRefused(getBuyerReturn(client, user, "x".repeat(10_000)), "return_not_found");
     expect((await listBuyerReturns(client, otherBuyer, { limit: 100 })).list.map((r) => r.id)).not.toContain(first.id);
     expect((await getBuyerOrder(client, user, order.id)).returns.map((r) => r.id)).toEqual([second.id, first.id]);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The pages, over HTTP as a browser without JavaScript drives them (GET pages, form posts 303).
+
+interface Page {
+  status: number;
+  text: string;
+  location: string | null;
+}
+
+const rand = () => Math.floor(Math.random() * 254);
+
+class Visitor {
+  constructor(readonly cookie: string) {}
+
+  get(path: string): Promise<Page> {
+    return this.request(path, { method: "GET" });
+  }
+
+  post(path: string, fields: Record<string, string>, headers: Record<string, string> = {}): Promise<Page> {
+    return this.request(path, {
+      method: "POST",
+      body: new URLSearchParams(fields).toString(),
+      headers: { "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin", Origin: app.baseUrl, ...headers },
+    });
+  }
+
+  /** Posts, expects 303, and answers the page it leads to. */
+  async submit(path: string, fields: Record<string, string>): Promise<Page> {
+    const posted = await this.post(path, fields);
+    expect(posted.status, `POST ${path}: ${posted.text.slice(0, 300)}`).toBe(303);
+    return this.get(posted.location!);
+  }
+
+  private async request(path: string, init: { method: string; body?: string; headers?: Record<string, string> }): Promise<Page> {
+    const headers = new Headers(init.headers);
+    if (this.cookie) headers.set("Cookie", this.cookie);
+    headers.set("X-Forwarded-For", `10.${rand()}.${rand()}.${rand() + 1}`);
+    const res = await fetch(new URL(path, app.baseUrl), { ...init, headers, redirect: "manual", signal: AbortSignal.timeout(25_000) });
+    const location = res.headers.get("location");
+    const url = location ? new URL(location, app.baseUrl) : null;
+    return { status: res.status, text: await res.text(), location: url ? url.pathname + url.search + url.hash : null };
+  }
+}
+
+/** Signs in through the sign-in form, as anyone does, and carries the session cookie it sets. */
+async function signIn(userId: string): Promise<Visitor> {
+  const res = await fetch(new URL("/signin/password", app.baseUrl), {
+    method: "POST",
+    body: new URLSearchParams({ email: emails.get(userId)!, password: PASSWORD, next: "/account" }).toString(),
+    headers: { "Content-Type": "application/x-www-form-urlencoded", "Sec-Fetch-Site": "same-origin", Origin: app.baseUrl, "X-Forwarded-For": `10.${rand()}.${rand()}.${rand() + 1}` },
+    redirect: "manual",
+  });
+  expect(res.status).toBe(303);
+  const line = res.headers.getSetCookie().find((c) => c.startsWith("next-auth.session-token="));
+  expect(line, "session cookie").toBeDefined();
+  return new Visitor(line!.split(";", 1)[0]!);
+}
+
+async function storeName(slug: string): Promise<string> {
+  return (await app.pool.query(`SELECT name FROM stores WHERE slug = $1`, [slug])).rows[0].name;
+}
+
+describe("pages: the buyer's orders", () => {
+  let buyerPage: Visitor;
+  let otherPage: Visitor;
+  let pageBuyer = "";
+
+  beforeAll(async () => {
+    pageBuyer = await createUser("page-buyer");
+    buyerPage = await signIn(pageBuyer);
+    otherPage = await signIn(await createUser("page-other"));
+  });
+
+  it("sends a signed-out visitor to sign in", async () => {
+    for (const path of ["/account/orders", "/account/orders/M-10001"]) {
+      const res = await new Visitor("").get(path);
+      expect(res.status, path).toBeGreaterThanOrEqual(303);
+      expect(res.location, path).toBe(`/signin?next=${encodeURIComponent(path)}`);
+    }
+  });
+
+  it("/account links to /account/orders, which lists the buyer's orders by number, each linking to its page", async () => {
+    const mine = await twoStoreOrder(pageBuyer);
+    const theirs = await twoStoreOrder(buyer);
+    const account = await buyerPage.get("/account");
+    expect(linkHref(account.text, "Your orders")).toBe("/account/orders");
+    const list = await buyerPage.get("/account/orders");
+    expect(list.status).toBe(200);
+    expect(linkHref(list.text, mine.number)).toBe(`/account/orders/${mine.number}`);
+    expect(list.text).not.toContain(theirs.number);
+    const empty = await otherPage.get("/account/orders");
+    expect(parseHtml(empty.text)("[data-empty]").text()).toContain("not placed an order");
+    // A forged page link: the first page again, with a word about it.
+    const forged = await buyerPage.get("/account/orders?cursor=%00garbage");
+    expect(forged.status).toBe(200);
+    expect(statusText(forged.text)).toContain("not valid");
+  });
+
+  it("the order page: lines per seller, totals, address, history, tracking once shipped; another's or a forged number is 404", async () => {
+    const order = await twoStoreOrder(pageBuyer);
+    const [nameA, nameB] = [await storeName("fixture-store-a"), await storeName("fixture-store-b")];
+    let page = await buyerPage.get(`/account/orders/${order.number}`);
+    expect(page.status).toBe(200);
+    let $ = parseHtml(page.text);
+    expect($("h1").text()).toBe(`Order ${order.number}`);
+    expect($("section[data-store]").map((_, el) => $(el).attr("data-store")).get()).toEqual(["fixture-store-a", "fixture-store-b"]);
+    expect($("section[data-store=fixture-store-a] h2").text()).toBe(`From ${nameA}`);
+    expect($("section[data-store=fixture-store-b] tr[data-line]").map((_, el) => $(el).attr("data-line")).get()).toEqual([order.lines[2]!.id]);
+    expect($("[data-field=total]").text()).toBe(`$${((order.subtotalCents + 500) / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`);
+    expect($("[data-shipping-address]").text()).toContain("12 Analytical Row");
+    expect($("[data-tracking-number]")).toHaveLength(0);
+    expect($("li[data-event]").map((_, el) => $(el).attr("data-event")).get()).toEqual(["placed"]);
+    expect(page.text).not.toContain("Request return");
+
+    await tx((t) => shipPart(t, stores.b, order.id, "1Z-PAGE-42"));
+    page = await buyerPage.get(`/account/orders/${order.number.toLowerCase()}`);
+    $ = parseHtml(page.text);
+    expect($("section[data-store=fixture-store-b] [data-tracking-number]").attr("data-tracking-number")).toBe("1Z-PAGE-42");
+    expect($("section[data-store=fixture-store-a] [data-tracking-number]")).toHaveLength(0);
+    expect($("li[data-event]").text()).toContain(`${nameB} marked its items shipped`);
+
+    for (const path of [`/account/orders/${order.id}`]) expect((await buyerPage.get(path)).status, path).toBe(200);
+    for (const path of [`/account/orders/${order.number}`, `/account/orders/${order.id}`]) expect((await otherPage.get(path)).status, path).toBe(404);
+    for (const path of ["/account/orders/M-99999999", "/account/orders/%00", `/account/orders/${"x".repeat(5_000)}`, "/account/orders/00000000-0000-4000-8000-000000000000", "/account/orders/%E0%A4%A"]) {
+      expect((await buyerPage.get(path)).status, path).toBe(404);
+    }
+  });
+
+  it("a delivered order within 30 days: one return form per store, by accessible names; refusals say why and change nothing", async () => {
+    const order = await twoStoreOrder(pageBuyer, { status: "delivered" });
+    const [a1, a2, b1] = order.lines;
+    const nameA = await storeName("fixture-store-a");
+    const path = `/account/orders/${order.number}`;
+    let page = await buyerPage.get(path);
+    const formA = `Return items from ${nameA}`;
+    const filled = fillForm(page.text, formA, { [`Quantity to return: ${a1!.title}`]: "2", [`Reason: ${a1!.title}`]: "damaged" }, "Request return");
+    expect(filled.action).toBe(`/account/orders/${order.number}/returns`);
+
+    // Refusals first: nothing is written by any of them.
+    const before = await stateOf(order.id);
+    const refusals: Array<[Record<string, string>, RegExp]> = [
+      [{ ...filled.fields, [`reason.${a1!.id}`]: "" }, /reason/i],
+      [{ ...filled.fields, [`quantity.${a1!.id}`]: "4" }, /at most 3/i],
+      [{ ...filled.fields, [`quantity.${a1!.id}`]: "x".repeat(10_000) }, /whole number/],
+      [{ ...filled.fields, [`quantity.${a1!.id}`]: "0" }, /at least one item/],
+      [{ ...filled.fields, [`reason.${a1!.id}`]: "bored\u0000" }, /./],
+      [{ ...filled.fields, [`quantity.${b1!.id}`]: "1", [`reason.${b1!.id}`]: "other" }, /one store/],
+      [{ ...filled.fields, [`quantity.00000000-0000-4000-8000-000000000000`]: "1", [`reason.00000000-0000-4000-8000-000000000000`]: "other" }, /no line/],
+    ];
+    for (const [fields, message] of refusals) {
+      const back = await buyerPage.submit(filled.action, fields);
+      expect(alertText(back.text), JSON.stringify(fields).slice(0, 200)).toMatch(message);
+    }
+    expect(await stateOf(order.id)).toEqual(before);
+    // Cross-site, another buyer, signed out: refused.
+    expect((await buyerPage.post(filled.action, filled.fields, { "Sec-Fetch-Site": "cross-site" })).status).toBe(403);
+    expect((await otherPage.post(filled.action, filled.fields)).status).toBe(404);
+    expect((await new Visitor("").post(filled.action, filled.fields)).status).toBe(303);
+    expect(await stateOf(order.id)).toEqual(before);
+
+    page = await buyerPage.submit(filled.action, filled.fields);
+    expect(statusText(page.text)).toContain("Return requested");
+    const $ = parseHtml(page.text);
+    expect($("[data-return-status]").map((_, el) => $(el).attr("data-return-status")).get()).toEqual(["requested"]);
+    // The form now offers only what is left: 1 of a1, all of a2.
+    const again = fillForm(page.text, formA, { [`Quantity to return: ${a2!.title}`]: "1", [`Reason: ${a2!.title}`]: "other" }, "Request return");
+    expect(parseHtml(page.text)(`input[name="quantity.${a1!.id}"]`).attr("max")).toBe("1");
+    expect((await buyerPage.submit(again.action, again.fields)).status).toBe(200);
+    expect(await app.pool.query(`SELECT count(*)::int AS n FROM returns WHERE order_id = $1`, [order.id]).then((r) => r.rows[0].n)).toBe(2);
+
+    const late = await twoStoreOrder(pageBuyer, { status: "delivered", deliveredAt: new Date(Date.now() - 31 * DAY) });
+    const latePage = await buyerPage.get(`/account/orders/${late.number}`);
+    expect(latePage.text).toContain("return window of this order closed");
+    expect(latePage.text).not.toContain("Request return");
+  });
+});
+
+describe("pages: the seller desk", () => {
+  let ownerAB: Visitor;
+  let ownerC: Visitor;
+  let ownerA: Visitor;
+  let shopperPage: Visitor;
+
+  beforeAll(async () => {
+    ownerAB = await signIn(await createUser("owner-ab", ["fixture-store-a", "fixture-store-b"]));
+    ownerA = await signIn(await createUser("owner-a", ["fixture-store-a"]));
+    ownerC = await signIn(await createUser("owner-c", ["harbor-electronics"]));
+    shopperPage = await signIn(await createUser("desk-shopper"));
+  });
+
+  it("/seller/orders lists the owner's orders by number (filter by store); the dashboard links to it; 'orders' and 'returns' can never be store slugs", async () => {
+    const order = await twoStoreOrder(buyer);
+    const home = await ownerAB.get("/seller");
+    expect(linkHref(home.text, "Orders", "header")).toBe("/seller/orders");
+    expect(linkHref(home.text, "Returns", "header")).toBe("/seller/returns");
+    const list = await ownerAB.get("/seller/orders");
+    expect(list.status).toBe(200);
+    const $ = parseHtml(list.text);
+    expect($("main").attr("data-page")).toBe("seller-orders");
+    expect($(`tr[data-order="${order.number}"]`).map((_, el) => $(el).attr("data-store")).get().sort()).toEqual(["fixture-store-a", "fixture-store-b"]);
+    expect($(`tr[data-order="${order.number}"] a`).first().attr("href")).toBe(`/seller/orders/${order.number}`);
+    const onlyB = parseHtml((await ownerAB.get("/seller/orders?store=fixture-store-b")).text);
+    expect(onlyB(`tr[data-order="${order.number}"]`).map((_, el) => onlyB(el).attr("data-store")).get()).toEqual(["fixture-store-b"]);
+    expect((await ownerAB.get("/seller/orders?store=harbor-electronics")).status).toBe(404);
+    expect((await ownerC.get("/seller/orders")).text).not.toContain(order.number);
+    expect(parseHtml((await shopperPage.get("/seller/orders")).text)("h1").text()).toBe("You do not own a store");
+    expect((await new Visitor("").get("/seller/orders")).location).toBe(`/signin?next=${encodeURIComponent("/seller/orders")}`);
+    await expect(app.pool.query(`UPDATE stores SET slug = 'orders' WHERE slug = 'harbor-electronics'`)).rejects.toThrow(/stores_slug_not_reserved/);
+  });
+
+  it("the order page shows the owner's parts only, the address and e-mail, never the payment; another store's order is 404", async () => {
+    const order = await twoStoreOrder(buyer);
+    const page = await ownerA.get(`/seller/orders/${order.number}`);
+    expect(page.status).toBe(200);
+    const $ = parseHtml(page.text);
+    expect($("section[data-store]").map((_, el) => $(el).attr("data-store")).get()).toEqual(["fixture-store-a"]);
+    expect($("tr[data-line]").map((_, el) => $(el).attr("data-line")).get()).toEqual([order.lines[0]!.id, order.lines[1]!.id]);
+    expect($("[data-field=email]").text()).toBe("buyer@example.com");
+    expect($("[data-shipping-address]").text()).toContain("Portland");
+    expect(page.text).not.toContain(order.paymentRef);
+    expect(page.text).not.toContain(order.lines[2]!.id);
+    for (const path of [`/seller/orders/${order.number}`, `/seller/orders/${order.id}`]) expect((await ownerC.get(path)).status, path).toBe(404);
+    for (const path of ["/seller/orders/M-99999999", "/seller/orders/%00", `/seller/orders/${"9".repeat(5_000)}`]) expect((await ownerA.get(path)).status, path).toBe(404);
+  });
+
+  it("Mark shipped asks for the tracking number; Mark delivered follows; refusals are shown and change nothing; other stores get 404", async () => {
+    const order = await twoStoreOrder(buyer);
+    const [nameA, nameB] = [await storeName("fixture-store-a"), await storeName("fixture-store-b")];
+    const path = `/seller/orders/${order.number}`;
+    let page = await ownerAB.get(path);
+    const ship = fillForm(page.text, `Ship ${nameA}'s items`, { "Tracking number": "1Z999AA10123456784" }, "Mark shipped");
+    expect(ship.action).toBe(`${path}/ship`);
+
+    const before = await stateOf(order.id);
+    for (const [value, message] of [
+      ["9".repeat(10_000), /at most 64/],
+      ["1Z\u0007BELL", /letters, digits/],
+      ["", /Enter the tracking number/],
+    ] as const) {
+      const back = await ownerAB.submit(ship.action, { ...ship.fields, tracking_number: value });
+      expect(alertText(back.text)).toMatch(message);
+      expect(parseHtml(back.text)("[aria-invalid=true]").attr("name")).toBe("tracking_number");
+    }
+    expect((await ownerC.post(ship.action, ship.fields)).status).toBe(404);
+    expect((await ownerC.post(ship.action, { ...ship.fields, store: "harbor-electronics" })).status).toBe(404);
+    expect((await ownerA.post(ship.action, { ...ship.fields, store: "fixture-store-b" })).status).toBe(404);
+    expect((await ownerAB.post(ship.action, ship.fields, { "Sec-Fetch-Site": "cross-site" })).status).toBe(403);
+    expect((await ownerAB.post(`/seller/orders/M-99999999/ship`, ship.fields)).status).toBe(404);
+    expect(await stateOf(order.id)).toEqual(before);
+
+    page = await ownerAB.submit(ship.action, ship.fields);
+    expect(statusText(page.text)).toContain("Marked shipped");
+    let $ = parseHtml(page.text);
+    expect($("section[data-store=fixture-store-a]").attr("data-part-status")).toBe("shipped");
+    expect($("section[data-store=fixture-store-a] [data-tracking-number]").attr("data-tracking-number")).toBe("1Z999AA10123456784");
+    expect($("section[data-store=fixture-store-b]").attr("data-part-status")).toBe("placed");
+    expect((await outbox(order.number)).at(-1)!.body).toContain("1Z999AA10123456784");
+
+    const deliver = fillForm(page.text, `Deliver ${nameA}'s items`, {}, "Mark delivered");
+    page = await ownerAB.submit(deliver.action, deliver.fields);
+    expect(statusText(page.text)).toContain("Marked delivered");
+    // Delivering B before it shipped: the form is not offered; a crafted post is refused on the page.
+    const crafted = await ownerAB.submit(deliver.action, { store: "fixture-store-b" });
+    expect(alertText(crafted.text)).toMatch(/placed/);
+    const shipB = fillForm(crafted.text, `Ship ${nameB}'s items`, { "Tracking number": "TBA-1" }, "Mark shipped");
+    page = await ownerAB.submit(shipB.action, shipB.fields);
+    page = await ownerAB.submit(deliver.action, { store: "fixture-store-b" });
+    $ = parseHtml(page.text);
+    expect($("section[data-part-status]").map((_, el) => $(el).attr("data-part-status")).get()).toEqual(["delivered", "delivered"]);
+    expect((await app.pool.query(`SELECT status::text FROM orders WHERE id = $1`, [order.id])).rows[0].status).toBe("delivered");
+  });
+
+  it("returns: listed with the buttons their state allows; approve, mark received, refund, reject; another store's return is 404", async () => {
+    const order = await twoStoreOrder(buyer, { status: "delivered" });
+    const [a1, , b1] = order.lines;
+    const ret = await tx((t) => requestReturn(t, buyer, order.id, CreateReturn.parse({ lines: [{ order_line_id: a1!.id, quantity: 2, reason: "damaged" }] })));
+    const retB = await tx((t) => requestReturn(t, buyer, order.id, CreateReturn.parse({ lines: [{ order_line_id: b1!.id, quantity: 1, reason: "other" }] })));
+    const buttons = (html: string, id: string) => {
+      const $ = parseHtml(html);
+      return $(`form[action="/seller/returns/${id}"] button`).map((_, el) => $(el).text()).get();
+    };
+    let page = await ownerA.get("/seller/returns");
+    expect(buttons(page.text, ret.id)).toEqual(["Approve", "Reject"]);
+    expect(page.text).not.toContain(retB.id);
+    expect(buttons((await ownerA.get(`/seller/orders/${order.number}`)).text, ret.id)).toEqual(["Approve", "Reject"]);
+
+    const post = (who: Visitor, id: string, move: string) => who.post(`/seller/returns/${id}`, { move, return_to: "/seller/returns" });
+    const before = await stateOf(order.id);
+    expect((await post(ownerC, ret.id, "approve")).status).toBe(404);
+    expect((await post(ownerA, retB.id, "approve")).status).toBe(404);
+    expect((await post(ownerA, "not-a-uuid", "approve")).status).toBe(404);
+    expect((await ownerA.post(`/seller/returns/${ret.id}`, { move: "approve" }, { "Sec-Fetch-Site": "cross-site" })).status).toBe(403);
+    for (const [move, message] of [["refund", /requested/], ["explode", /buttons/]] as const) {
+      const res = await post(ownerA, ret.id, move);
+      expect(res.status).toBe(303);
+      expect(alertText((await ownerA.get(res.location!)).text)).toMatch(message);
+    }
+    expect(await stateOf(order.id)).toEqual(before);
+
+    page = await ownerA.submit(`/seller/returns/${ret.id}`, { move: "approve", return_to: `/seller/orders/${order.number}` });
+    expect(parseHtml(page.text)("main").attr("data-page")).toBe("seller-order");
+    expect(statusText(page.text)).toContain("Return approved");
+    expect(buttons(page.text, ret.id)).toEqual(["Mark received", "Reject"]);
+    page = await ownerA.submit(`/seller/returns/${ret.id}`, { move: "receive", return_to: "/seller/returns" });
+    expect(buttons(page.text, ret.id)).toEqual(["Refund"]);
+    page = await ownerA.submit(`/seller/returns/${ret.id}`, { move: "refund", return_to: "https://evil.example/" });
+    expect(parseHtml(page.text)("main").attr("data-page")).toBe("seller-returns");
+    expect(statusText(page.text)).toContain("Return refunded");
+    expect(buttons(page.text, ret.id)).toEqual([]);
+    const { rows } = await app.pool.query(`SELECT status::text, refund_cents FROM returns WHERE id = $1`, [ret.id]);
+    expect(rows[0]).toEqual({ status: "refunded", refund_cents: 2 * a1!.unitPriceCents });
+    expect((await outbox(order.number)).filter((m) => m.subject.startsWith("Refund"))).toHaveLength(1);
+
+    page = await ownerAB.submit(`/seller/returns/${retB.id}`, { move: "reject", return_to: "/seller/returns?store=fixture-store-b" });
+    expect(statusText(page.text)).toContain("Return rejected");
+    // The buyer sees both outcomes on the order page.
+    const buyerView = await (await signIn(buyer)).get(`/account/orders/${order.number}`);
+    const $ = parseHtml(buyerView.text);
+    expect($("[data-return-status]").map((_, el) => $(el).attr("data-return-status")).get().sort()).toEqual(["refunded", "rejected"]);
   });
 });
