@@ -407,9 +407,8 @@ settings.
 Stores are opened by the marketplace team; ask them to make your account an owner of yours.
 Then sign in and open the **seller dashboard** at [/seller](/seller): it lists the stores you
 own. Each store has the sections **Listings**, **Shipping templates**, **API keys** and
-**Orders** (see "The order desk" below); if you own several stores, **Switch to** at the
-top takes you to the others. The dashboard works without
-JavaScript and on a phone.
+**Orders** (see "The order desk" below); if you own several stores, **Switch to** at the top
+takes you to the others. The dashboard works without JavaScript and on a phone.
 
 ## Listings
 
