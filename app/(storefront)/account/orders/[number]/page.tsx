@@ -140,7 +140,7 @@ function ReturnForm({ view, part, state }: { view: BuyerOrder; part: BuyerOrder[
   if (lines.length === 0) return null;
   const heading = `return-heading-${part.store_slug}`;
   return (
-    <form method="post" action={`/account/orders/${view.order.number}/returns`} className="panel stacked-form" aria-labelledby={heading}>
+    <form method="post" action={`/account/orders/${view.order.number}/returns`} className="panel stacked-form return-form" aria-labelledby={heading}>
       <h3 id={heading}>Return items from {part.store_name}</h3>
       {state.alert()}
       <input type="hidden" name="store" value={part.store_slug} />

@@ -6,7 +6,7 @@ import { requestReturn } from "@/lib/returns";
 import { CreateReturn } from "@/lib/schemas/orders";
 import { encodeFlash } from "@/lib/seller/dashboard/flash";
 import { pathSegment } from "@/app/seller/_lib/desk";
-import { notFoundResponse, seeOther, withParams } from "@/app/seller/_lib/post";
+import { seeOther, withParams } from "@/app/seller/_lib/post";
 
 /**
  * The order page's return form: `quantity.<line id>` and `reason.<line id>` for each line of one
@@ -37,7 +37,7 @@ export const POST = formRoute({ name: "account.orders.return", session: "require
     await db().$transaction((tx) => requestReturn(tx, user!.id, number, body));
     return seeOther(`${page}?notice=return_requested#returns`);
   } catch (err) {
-    if (err instanceof AppError && err.code === "order_not_found") return notFoundResponse();
+    if (err instanceof AppError && err.code === "order_not_found") return notFound();
     if (!(err instanceof AppError) || err.status >= 500) throw err;
     const field = formField(err.param, fields);
     const flash = encodeFlash({ form: formName, message: plain(err), field, values: form });
@@ -58,4 +58,11 @@ function plain(err: AppError): string {
   if (err.code === "order_not_returnable") return err.message;
   const text = err.message.replace(/^Invalid '[^']*': /, "").replace(/^Missing required field '[^']*'\.$/, "Fill in every item you return.");
   return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+function notFound(): Response {
+  return new Response("Not found: your account has no such order.", {
+    status: 404,
+    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
+  });
 }
