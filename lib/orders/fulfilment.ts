@@ -68,7 +68,7 @@ async function lockOrder(tx: Db, ref: string, storeId?: string): Promise<{ order
 }
 
 /** The order's status as its parts make it. */
-export function orderStatusOf(parts: readonly { status: OrderStatusValue }[]): OrderStatusValue {
+function orderStatusOf(parts: readonly { status: OrderStatusValue }[]): OrderStatusValue {
   const live = parts.filter((p) => p.status !== "cancelled");
   if (live.length === 0) return "cancelled";
   if (live.every((p) => p.status === "delivered")) return "delivered";

@@ -1,4 +1,4 @@
-export { LIST_LIMIT_MAX, orderRefWhere, type ListQuery, type Page } from "./common";
+export { orderRefWhere, type ListQuery, type Page } from "./common";
 export { getBuyerOrder, listBuyerOrders, type BuyerOrder, type BuyerOrderEvent, type BuyerOrderPart } from "./buyer";
 export { getDeskOrder, listDeskOrders, type DeskOrder, type DeskPart } from "./desk";
-export { checkTrackingNumber, deliverPart, markOrder, orderStatusOf, shipPart, TRACKING_NUMBER_MAX, type PartMoveResult } from "./fulfilment";
+export { checkTrackingNumber, deliverPart, markOrder, shipPart, TRACKING_NUMBER_MAX, type PartMoveResult } from "./fulfilment";
