@@ -293,9 +293,15 @@ function printable(text: string): string {
   return shown.length > 500 ? `${shown.slice(0, 500)}…` : shown;
 }
 
+// The result is the only line of stdout: what the app's modules log there while a command runs
+// (the JSON line announcing an e-mail, such as the buyer's "your order has shipped") is a note,
+// and goes to stderr.
+const printResult = process.stdout.write.bind(process.stdout);
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 1 && ["help", "--help", "-h"].includes(argv[0]!)) {
-    process.stdout.write(`${USAGE}\n`);
+    printResult(`${USAGE}\n`);
     return 0;
   }
   const run = parse(argv);
@@ -303,7 +309,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const { result, note } = await run(client);
     if (note) process.stderr.write(`${printable(note)}\n`);
-    process.stdout.write(`${result}\n`);
+    printResult(`${result}\n`);
     return 0;
   } catch (err) {
     throw asBadInput(err);
