@@ -94,7 +94,11 @@ export async function createTestOrder(pool: pg.Pool, input: FixtureOrderInput): 
       [input.userId, input.email, input.placedVia ?? "storefront", subtotal, shipping, subtotal + shipping, JSON.stringify(FIXTURE_ADDRESS), paymentRef, createdAt],
     );
     const order = rows[0] as { id: string; number: string };
-    await client.query(`INSERT INTO order_events (order_id, store_id, status, created_at) VALUES ($1, NULL, 'placed', $2)`, [order.id, createdAt]);
+    await client.query(`INSERT INTO order_events (order_id, store_id, status, note, created_at) VALUES ($1, NULL, 'placed', $2, $3)`, [
+      order.id,
+      `placed via ${input.placedVia ?? "storefront"}`,
+      createdAt,
+    ]);
     const lines: FixtureLine[] = [];
     let position = 0;
     for (const p of planned) {

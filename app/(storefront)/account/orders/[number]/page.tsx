@@ -189,7 +189,8 @@ function describe(event: BuyerOrderEvent): string {
       : who
         ? `${who} marked its items ${event.status}`
         : `Order ${event.status}`;
-  return event.note ? `${what} (${event.note})` : what;
+  // The placed event's note says how it was placed, which the buyer knows; a shipment's names its tracking number.
+  return event.note && event.status !== "placed" ? `${what} (${event.note})` : what;
 }
 
 function decode(segment: string): string {
