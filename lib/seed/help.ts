@@ -218,7 +218,8 @@ After placing the order you see its confirmation page; its heading holds your **
 (like \`M-10042\`). We also e-mail you the order: the number, the items by store, the totals,
 the shipping address and a link to the order. Signed-in buyers' link leads to the order's page
 in their account; a guest's link leads back to the confirmation page, which only that link
-opens, so keep the e-mail.
+opens, so keep the e-mail. Signed-in buyers follow their orders under **Account > Your orders**:
+see [Tracking your order](/help/tracking-your-order).
 `,
   },
   {
