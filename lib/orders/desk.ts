@@ -65,15 +65,11 @@ function toDeskOrder(row: DeskRow): DeskOrder {
   };
 }
 
-/** Orders holding lines of `storeIds`, newest first; `status` filters on the stores' parts. */
-export async function listDeskOrders(
-  client: Db,
-  storeIds: string[],
-  query: ListQuery & { status?: OrderStatusValue },
-): Promise<Page<DeskOrder>> {
+/** Orders holding lines of `storeIds`, newest first. */
+export async function listDeskOrders(client: Db, storeIds: string[], query: ListQuery): Promise<Page<DeskOrder>> {
   const after = afterCursor(DESK_CURSOR, query);
   const rows = await client.order.findMany({
-    where: { parts: { some: { storeId: { in: storeIds }, ...(query.status ? { status: query.status } : {}) } }, ...after },
+    where: { parts: { some: { storeId: { in: storeIds } } }, ...after },
     include: include(storeIds),
     orderBy: NEWEST_FIRST,
     take: query.limit + 1,

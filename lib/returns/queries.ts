@@ -1,7 +1,7 @@
 import type { Prisma } from "@/lib/db";
 import { afterCursor, isUuid, NEWEST_FIRST, pageOf, type Db, type ListQuery, type Page } from "@/lib/orders/common";
 import { RETURN_INCLUDE, toReturn } from "@/lib/orders/shape";
-import type { ReturnData, ReturnReasonValue, ReturnStatusValue } from "@/lib/schemas/orders";
+import type { ReturnData, ReturnReasonValue } from "@/lib/schemas/orders";
 import { returnNotFound } from "./moves";
 
 const BUYER_CURSOR = "returns";
@@ -63,16 +63,11 @@ function toDeskReturn(row: DeskRow): DeskReturn {
   };
 }
 
-/** Returns of `storeIds`, newest first; optionally of one order or in one status. */
-export async function listDeskReturns(
-  client: Db,
-  storeIds: string[],
-  query: ListQuery & { status?: ReturnStatusValue; orderId?: string },
-): Promise<Page<DeskReturn>> {
+/** Returns of `storeIds`, newest first; optionally of one order. */
+export async function listDeskReturns(client: Db, storeIds: string[], query: ListQuery & { orderId?: string }): Promise<Page<DeskReturn>> {
   const rows = await client.return.findMany({
     where: {
       storeId: { in: storeIds },
-      ...(query.status ? { status: query.status } : {}),
       ...(query.orderId ? { orderId: query.orderId } : {}),
       ...afterCursor(DESK_CURSOR, query),
     },

@@ -3,7 +3,6 @@ import Link from "next/link";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { listDeskReturns } from "@/lib/returns";
-import { RETURN_STATUSES, type ReturnStatusValue } from "@/lib/schemas/orders";
 import { decodeFlash } from "@/lib/seller/dashboard/flash";
 import { FormState, Notice } from "../_components/forms";
 import { NoStore } from "../_components/NoStore";
@@ -23,16 +22,15 @@ export default async function DeskReturnsPage({ searchParams }: { searchParams: 
   const sp = await searchParams;
   const { stores, chosen, storeIds } = await deskScope("/seller/returns", sp.store);
   if (stores.length === 0) return <NoStore />;
-  const status = (RETURN_STATUSES as readonly string[]).includes(String(sp.status)) ? (sp.status as ReturnStatusValue) : undefined;
   const cursor = typeof sp.cursor === "string" ? sp.cursor : undefined;
   let page;
   try {
-    page = await listDeskReturns(db(), storeIds, { limit: PAGE_SIZE, cursor, status });
+    page = await listDeskReturns(db(), storeIds, { limit: PAGE_SIZE, cursor });
   } catch (err) {
     if (!(err instanceof AppError) || err.param !== "cursor") throw err;
-    page = await listDeskReturns(db(), storeIds, { limit: PAGE_SIZE, status });
+    page = await listDeskReturns(db(), storeIds, { limit: PAGE_SIZE });
   }
-  const keep = { ...(chosen ? { store: chosen.slug } : {}), ...(status ? { status } : {}) };
+  const keep: Record<string, string> = chosen ? { store: chosen.slug } : {};
   const here = `/seller/returns${Object.keys(keep).length ? `?${new URLSearchParams(keep)}` : ""}`;
   const more = new URLSearchParams({ ...keep, ...(page.next_cursor ? { cursor: page.next_cursor } : {}) });
   const flash = decodeFlash(typeof sp.flash === "string" ? sp.flash : undefined);
