@@ -76,7 +76,7 @@ test.describe("orders", () => {
       await shots(buyerPage, "account-orders");
       await buyerPage.getByRole("link", { name: order.number }).click();
       await expect(buyerPage.getByRole("heading", { level: 1 })).toHaveText(`Order ${order.number}`);
-      await expect(buyerPage.getByText("1Z999AA10123456784")).toBeVisible();
+      await expect(buyerPage.locator("dd[data-tracking-number]")).toHaveText("1Z999AA10123456784");
       const title = order.lines[0]!.title;
       await buyerPage.getByLabel(`Quantity to return: ${title}`).fill("1");
       await buyerPage.getByLabel(`Reason: ${title}`).selectOption("damaged");
