@@ -6,6 +6,7 @@
  *   npm run --silent admin -- key revoke KEY_ID
  *   npm run --silent admin -- setting set agentic_checkout on|off
  *   npm run --silent admin -- store set-status SLUG active|suspended|closed
+ *   npm run --silent admin -- order mark ORDER shipped|delivered [--tracking T]
  *
  * Each works on DATABASE_URL, or on the embedded folder (EMBEDDED_DATA_DIR, default .data/pglite)
  * when it is unset and the app is stopped. The result is the last line of stdout (notes go to
@@ -21,6 +22,7 @@ import { closeDb, createDb, type PrismaClient } from "../lib/db";
 import { embeddedDataDir, embeddedFolderHolder } from "../lib/db/embedded";
 import { pendingMigrations } from "../lib/db/migrate";
 import { AppError } from "../lib/errors";
+import { checkTrackingNumber, markOrder, orderRefWhere } from "../lib/orders";
 import { isSettingName, SETTINGS, setSetting } from "../lib/settings";
 import { findStoreBySlug, isStoreStatus, setStoreStatus, STORE_STATUSES } from "../lib/stores/status";
 
@@ -52,6 +54,7 @@ const PARAM_SOURCE: Record<string, string> = {
   role: "--role",
   store: "--store",
   scopes: "--scopes",
+  tracking_number: "--tracking",
 };
 
 const COMMANDS: Record<string, Command> = {
@@ -150,6 +153,30 @@ const COMMANDS: Record<string, Command> = {
         const now = await setStoreStatus(client, slug, status);
         if (!now) throw new BadInput(`SLUG: no store has the slug '${slug}'`);
         return { result: now };
+      };
+    },
+  },
+
+  "order mark": {
+    usage: "order mark ORDER shipped|delivered [--tracking T]",
+    flags: ["tracking"],
+    required: [],
+    positionals: ["ORDER", "STATUS"],
+    prepare(flags, [ref, status]) {
+      if (!orderRefWhere(ref)) throw new BadInput(`ORDER is an order's id or number (M-10042), not '${ref}'`);
+      if (status !== "shipped" && status !== "delivered") throw new BadInput(`STATUS is shipped or delivered, not '${status}'`);
+      if (flags.tracking !== undefined && status !== "shipped") throw new BadInput("--tracking goes with shipped only");
+      const tracking = flags.tracking === undefined ? undefined : checkTrackingNumber(flags.tracking);
+      return async (client) => {
+        try {
+          // What a support agent does when a carrier reports: every part still placed ships (with
+          // the tracking number, when given), or every shipped part is delivered.
+          return { result: await client.$transaction((tx) => markOrder(tx, ref!, status, tracking)) };
+        } catch (err) {
+          if (err instanceof AppError && err.code === "order_not_found") throw new BadInput(`ORDER: no order has the id or number '${ref}'`);
+          if (err instanceof AppError && err.code === "order_transition_invalid") throw new BadInput(err.message);
+          throw err;
+        }
       };
     },
   },
@@ -266,9 +293,15 @@ function printable(text: string): string {
   return shown.length > 500 ? `${shown.slice(0, 500)}…` : shown;
 }
 
+// The result is the only line of stdout: what the app's modules log there while a command runs
+// (the JSON line announcing an e-mail, such as the buyer's "your order has shipped") is a note,
+// and goes to stderr.
+const printResult = process.stdout.write.bind(process.stdout);
+process.stdout.write = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+
 async function main(argv: string[]): Promise<number> {
   if (argv.length === 1 && ["help", "--help", "-h"].includes(argv[0]!)) {
-    process.stdout.write(`${USAGE}\n`);
+    printResult(`${USAGE}\n`);
     return 0;
   }
   const run = parse(argv);
@@ -276,7 +309,7 @@ async function main(argv: string[]): Promise<number> {
   try {
     const { result, note } = await run(client);
     if (note) process.stderr.write(`${printable(note)}\n`);
-    process.stdout.write(`${result}\n`);
+    printResult(`${result}\n`);
     return 0;
   } catch (err) {
     throw asBadInput(err);

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { ownedStores, sellerUser } from "./_lib/access";
+import { NoStore } from "./_components/NoStore";
 import { StoreStatusNote } from "./_components/StoreStatusNote";
 
 export const metadata: Metadata = { title: "Your stores" };
@@ -30,22 +31,11 @@ export default async function SellerHome() {
               <Link href={`/seller/${store.slug}/listings`}>Listings</Link>
               <Link href={`/seller/${store.slug}/shipping`}>Shipping templates</Link>
               <Link href={`/seller/${store.slug}/keys`}>API keys</Link>
+              <Link href={`/seller/orders?store=${store.slug}`}>Orders</Link>
             </nav>
           </li>
         ))}
       </ul>
-    </main>
-  );
-}
-
-function NoStore() {
-  return (
-    <main className="page seller" data-page="seller-no-store">
-      <h1>You do not own a store</h1>
-      <p>The seller dashboard is for store owners, and this account does not own a store.</p>
-      <p>
-        <Link href="/help/selling-on-the-marketplace">How selling works</Link> · <Link href="/">Back to the shop</Link>
-      </p>
     </main>
   );
 }

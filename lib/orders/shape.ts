@@ -1,5 +1,5 @@
 import type { Prisma } from "@/lib/db";
-import type { OrderData, ReturnData, ShippingAddressData } from "@/lib/schemas/orders";
+import type { OrderData, OrderLineData, ReturnData, ShippingAddressData } from "@/lib/schemas/orders";
 
 /** What toOrder needs loaded: the order with its parts' lines. */
 export const ORDER_INCLUDE = {
@@ -10,6 +10,21 @@ export type OrderRow = Prisma.OrderGetPayload<{ include: typeof ORDER_INCLUDE }>
 export const RETURN_INCLUDE = { lines: true } satisfies Prisma.ReturnInclude;
 export type ReturnRow = Prisma.ReturnGetPayload<{ include: typeof RETURN_INCLUDE }>;
 
+/** A stored line in its wire shape (the order's `lines[]`). */
+export function toOrderLine(line: OrderRow["parts"][number]["lines"][number]): OrderLineData {
+  return {
+    id: line.id,
+    listing_id: line.listingId,
+    product_slug: line.productSlug,
+    title: line.title,
+    store_slug: line.storeSlug,
+    condition: line.condition,
+    quantity: line.quantity,
+    unit_price_cents: line.unitPriceCents,
+    line_total_cents: line.lineTotalCents,
+  };
+}
+
 /** A stored order in its wire shape (decisions.md), exactly these fields; lines in checkout order. */
 export function toOrder(row: OrderRow): OrderData {
   const lines = row.parts.flatMap((part) => part.lines).sort((a, b) => a.position - b.position);
@@ -19,17 +34,7 @@ export function toOrder(row: OrderRow): OrderData {
     number: row.number,
     status: row.status,
     placed_via: row.placedVia,
-    lines: lines.map((line) => ({
-      id: line.id,
-      listing_id: line.listingId,
-      product_slug: line.productSlug,
-      title: line.title,
-      store_slug: line.storeSlug,
-      condition: line.condition,
-      quantity: line.quantity,
-      unit_price_cents: line.unitPriceCents,
-      line_total_cents: line.lineTotalCents,
-    })),
+    lines: lines.map(toOrderLine),
     subtotal_cents: row.subtotalCents,
     shipping_cents: row.shippingCents,
     total_cents: row.totalCents,

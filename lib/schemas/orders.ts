@@ -108,3 +108,31 @@ export const Return = z
   .strict()
   .openapi("Return");
 export type ReturnData = z.infer<typeof Return>;
+
+/** Most lines one return request may hold (an order holds at most this many lines anyway). */
+export const RETURN_LINES_MAX = 100;
+
+/**
+ * `POST .../orders/:id/returns`: lines of ONE store of the order (a return is handled by the store
+ * that shipped the lines; lines of several stores are a 400 naming `lines`), each line at most
+ * once, each quantity at most what was bought minus what earlier returns (other than rejected
+ * ones) of that line hold.
+ */
+export const CreateReturn = z
+  .object({
+    lines: z
+      .array(
+        z
+          .object({
+            order_line_id: Uuid.openapi({ description: "The `id` of a line of the order." }),
+            quantity: z.number().int().min(1).max(99),
+            reason: z.enum(RETURN_REASONS),
+          })
+          .strict(),
+      )
+      .min(1)
+      .max(RETURN_LINES_MAX),
+  })
+  .strict()
+  .openapi("CreateReturn", { description: "Lines of one store of a delivered order, within 30 days of delivery." });
+export type CreateReturnData = z.infer<typeof CreateReturn>;

@@ -218,7 +218,8 @@ After placing the order you see its confirmation page; its heading holds your **
 (like \`M-10042\`). We also e-mail you the order: the number, the items by store, the totals,
 the shipping address and a link to the order. Signed-in buyers' link leads to the order's page
 in their account; a guest's link leads back to the confirmation page, which only that link
-opens, so keep the e-mail.
+opens, so keep the e-mail. Signed-in buyers follow their orders under **Account > Your orders**:
+see [Tracking your order](/help/tracking-your-order).
 `,
   },
   {
@@ -255,11 +256,48 @@ items preferred over used ones. Other offers are always listed below it, cheapes
 An offer marked *out of stock* that can still be bought is a **backorder**: the store ships it
 as soon as new stock arrives. The product page shows this before you buy.
 
-## Problems with a delivery
+## Following a delivery
 
-If a parcel is late, check the tracking link in your order first. If it has not moved for five
-business days, contact the store from your order page; if the store does not help within two
-business days, open a case with marketplace support and we will step in.
+Your order page (**Account > Your orders**) shows each store's items with their status and, once
+the store has shipped them, the carrier's tracking number. See
+[Tracking your order](/help/tracking-your-order).
+`,
+  },
+  {
+    slug: "tracking-your-order",
+    title: "Tracking your order",
+    summary: "Where to see your orders, what each status means, tracking numbers and the e-mails we send.",
+    body: `# Tracking your order
+
+## Your orders
+
+Sign in and open **Account > Your orders** ([/account/orders](/account/orders)): your orders,
+newest first, each by its number (such as \`M-10042\`). Choose a number to open the order's page:
+the items from each store, the totals, the shipping address, the status history and any returns.
+
+## Statuses
+
+Every item is shipped by the store that sells it, so an order with items from several stores
+arrives in several parcels. Each store's items have their own status, and the order's status
+follows them:
+
+| Status | Meaning |
+|---|---|
+| Placed | the stores have your order and are preparing it |
+| Shipped | every store has sent its items |
+| Delivered | every store's items have arrived |
+
+While some stores have shipped and others have not, the order stays **Placed** and each store's
+section on the order page shows its own status.
+
+## Tracking numbers and e-mails
+
+When a store ships its items it enters the carrier's tracking number: it appears in that store's
+section of the order page, and we e-mail it to you. Use it on the carrier's website to follow
+the parcel. The **Status history** at the bottom of the order page lists every step with its time.
+
+Once an order is delivered you have 30 days to ask for a return: see
+[Returns and refunds](/help/returns).
 `,
   },
   {
@@ -270,29 +308,37 @@ business days, open a case with marketplace support and we will step in.
 
 ## Return window
 
-Most items can be returned within **30 days of delivery**. A store may offer a longer window;
-its policy is shown on the offer. Items sold as \`for_parts\` are sold as-is and cannot be
-returned unless they are not as described.
+You can ask for a return for **30 days after your order is delivered**. The order page says until
+when; after that the return form is no longer offered.
 
-## How to return an item
+## How to ask for a return
 
-1. Open **Account > Orders** and choose the order.
-2. Select **Return items**, pick the items and a reason.
-3. Print the label (or show the QR code at the drop-off point) and send the parcel within
-   14 days.
+1. Open **Account > Your orders** and choose the order.
+2. Under **Returns**, each store whose items you received has a form **Return items from** the
+   store: for each item, enter the **quantity** to return and choose a **reason** (arrived
+   damaged, not as described, wrong item sent, no longer needed, other).
+3. Press **Request return**.
 
-You can also let a connected assistant start a return for you if you gave it the
-*returns* permission; you can remove that permission at any time under
-**Account > Connected apps**.
+A return holds the items of one store, because each store handles the items it sent: to return
+items from two stores, send each store's form. You can return up to the quantity you bought;
+items already in a return (unless the store rejected it) cannot be returned again.
+
+## What happens next
+
+Your return appears under **Returns** on the order page with its status:
+
+| Status | Meaning |
+|---|---|
+| Requested | the store has your request |
+| Approved | the store accepted it: send the items back to the store |
+| Received by the store | the store has the items back |
+| Refunded | the money is on its way back |
+| Rejected | the store turned the request down |
 
 ## Refunds
 
-- Refunds go back to the original payment method within **5 business days** after the store
-  receives the item.
-- Return shipping is free when the item is damaged, defective or not as described; otherwise
-  the store may deduct the return label cost.
-- If a store does not answer a return request within two business days, marketplace support
-  will decide the case.
+The refund is the price you paid for the returned items (shipping is not refunded). It goes
+back to the payment method you paid with, and we e-mail you when the store refunds.
 `,
   },
   {
@@ -354,16 +400,16 @@ settings.
   {
     slug: "selling-on-the-marketplace",
     title: "Selling on the marketplace",
-    summary: "The seller dashboard: your stores, listings, prices, conditions, stock, shipping templates and API keys.",
+    summary: "The seller dashboard: your stores, listings, prices, conditions, stock, shipping templates, API keys and the order desk.",
     body: `# Selling on the marketplace
 
 ## Your stores and the seller dashboard
 
 Stores are opened by the marketplace team; ask them to make your account an owner of yours.
 Then sign in and open the **seller dashboard** at [/seller](/seller): it lists the stores you
-own. Each store has three sections, **Listings**, **Shipping templates** and **API keys**; if you
-own several stores, **Switch to** at the top takes you to the others. The dashboard works without
-JavaScript and on a phone.
+own. Each store has the sections **Listings**, **Shipping templates**, **API keys** and
+**Orders** (see "The order desk" below); if you own several stores, **Switch to** at the top
+takes you to the others. The dashboard works without JavaScript and on a phone.
 
 ## Listings
 
@@ -413,9 +459,35 @@ and the **min** and **max days** in transit. A change applies at once to every l
 template. The standard rate for \`US\` (else for \`*\`) counts toward the landed price that
 decides the highlighted offer.
 
+## The order desk
+
+**Orders** (at the top of every dashboard page, or [/seller/orders](/seller/orders)) lists the
+orders holding items of your stores, newest first, by order number; if you own several stores,
+choose one under **Store** or see them all. Open an order to see, for each of your stores, the
+items to send, the buyer's shipping address and e-mail, and the status. You see only your own
+stores' items, never other stores' items or the buyer's payment.
+
+- **Mark shipped**: enter the carrier's **Tracking number** (required, up to 64 characters) and
+  press **Mark shipped**. The buyer sees it on their order page and gets it by e-mail.
+- **Mark delivered**: once the parcel has arrived, press **Mark delivered**.
+
+The order is shipped once every store in it has shipped, and delivered once every store has
+delivered; until then the buyer sees each store's own status.
+
+**Returns** ([/seller/returns](/seller/returns), and on each order's page) lists the returns of
+your stores' items with the quantities and the buyer's reasons. A buyer can ask within 30 days
+of delivery. Each return has the buttons its status allows:
+
+| Button | From | To |
+|---|---|---|
+| **Approve** | requested | approved: the buyer sends the items back |
+| **Mark received** | approved | received |
+| **Refund** | received | refunded: the returned items' price (not shipping) goes back to the buyer's payment method, and the buyer is e-mailed |
+| **Reject** | requested or approved | rejected |
+
 ## Automate it
 
-Everything above is available through the seller API at \`/api/v1\`. See
+Listings, stock and shipping templates are also available through the seller API at \`/api/v1\`. See
 [Seller API keys](/help/seller-api-keys).
 `,
   },

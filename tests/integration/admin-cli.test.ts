@@ -16,6 +16,7 @@ import { verifyPassword } from "../../lib/accounts/password";
 import { authenticateApiKey } from "../../lib/auth/api-keys";
 import { createDb } from "../../lib/db";
 import { api } from "../helpers/http";
+import { createTestOrder } from "../helpers/orders";
 import { createTestDatabase, startServer, type StartedServer, type TestDatabase } from "../setup/app";
 
 interface Ran {
@@ -140,6 +141,8 @@ async function snapshot(db: pg.Pool) {
     keys: await q(`SELECT key_id, name, scopes, revoked_at FROM api_keys ORDER BY key_id`),
     settings: await q(`SELECT key, value, updated_at FROM settings ORDER BY key`),
     stores: await q(`SELECT slug, status, updated_at FROM stores ORDER BY slug`),
+    orders: await q(`SELECT id, status, delivered_at, updated_at FROM orders ORDER BY id`),
+    parts: await q(`SELECT order_id, store_id, status, tracking_number FROM order_stores ORDER BY order_id, store_id`),
   };
 }
 
@@ -314,6 +317,37 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
       expect(restored.key).toBe(suspended.storeId);
     }, 300_000);
 
+    it("order mark ORDER shipped|delivered: every placed part ships, then every shipped part is delivered; prints the new status", async () => {
+      const order = await target.inspect((db) =>
+        createTestOrder(db, {
+          userId: null,
+          email: "guest@example.com",
+          parts: [
+            { store: "fixture-store-a", lines: [{ quantity: 1 }] },
+            { store: "fixture-store-b", lines: [{ quantity: 2 }] },
+          ],
+        }),
+      );
+      expectRefusal(await run("order", "mark", order.number, "delivered"), /is placed: mark it shipped first/);
+      expectResult(await run("order", "mark", order.number.toLowerCase(), "shipped", "--tracking", "1Z-OPS-1"), "shipped");
+      expectRefusal(await run("order", "mark", order.id, "shipped"), /is shipped/);
+      expectResult(await run("order", "mark", order.id, "delivered"), "delivered");
+      const state = await target.inspect(async (db) => ({
+        order: (await db.query(`SELECT status::text, delivered_at IS NOT NULL AS delivered FROM orders WHERE id = $1`, [order.id])).rows[0],
+        parts: (await db.query(`SELECT status::text, tracking_number FROM order_stores WHERE order_id = $1`, [order.id])).rows,
+        events: (await db.query(`SELECT count(*)::int AS n FROM order_events WHERE order_id = $1`, [order.id])).rows[0].n,
+        mails: (await db.query(`SELECT count(*)::int AS n FROM outbox_emails WHERE subject = $1`, [`Your order ${order.number} has shipped`])).rows[0].n,
+      }));
+      expect(state.order).toEqual({ status: "delivered", delivered: true });
+      expect(state.parts).toEqual([
+        { status: "delivered", tracking_number: "1Z-OPS-1" },
+        { status: "delivered", tracking_number: "1Z-OPS-1" },
+      ]);
+      // placed; each part shipped, the order shipped; each part delivered, the order delivered.
+      expect(state.events).toBe(7);
+      expect(state.mails).toBe(2);
+    }, 300_000);
+
     it("bad input: a one-line reason, a non-zero exit, nothing changed", async () => {
       // "db": refused once the database is open (the others are refused before it is opened).
       const cases: Array<[string[], RegExp, "db"?]> = [
@@ -350,6 +384,13 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
         [["store", "set-status", "no-such-store", "suspended"], /SLUG: no store has the slug 'no-such-store'/i, "db"],
         [["store", "set-status", "fixture-store-a", "paused"], /STATUS is one of active, suspended, closed/],
         [["store", "set-status", "fixture-store-a"], /STATUS is missing/],
+        [["order", "mark"], /ORDER is missing/],
+        [["order", "mark", "M-10001"], /STATUS is missing/],
+        [["order", "mark", "not-an-order", "shipped"], /ORDER is an order's id or number/],
+        [["order", "mark", "M-10001", "lost"], /STATUS is shipped or delivered, not 'lost'/],
+        [["order", "mark", "M-10001", "delivered", "--tracking", "X1"], /--tracking goes with shipped only/],
+        [["order", "mark", "M-10001", "shipped", "--tracking", "9".repeat(10_000)], /--tracking: .*at most 64/],
+        [["order", "mark", "M-99999999", "shipped"], /ORDER: no order has the id or number 'M-99999999'/, "db"],
       ];
       // Those refused before the database is opened run side by side, eight at a time.
       const before = await target.inspect(async (db) => snapshot(db));
@@ -371,7 +412,7 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
     it("--help prints the usage of every command", async () => {
       const ran = await run("--help");
       expect(ran.code).toBe(0);
-      for (const command of ["user create", "key create", "key revoke", "setting set", "store set-status"]) {
+      for (const command of ["user create", "key create", "key revoke", "setting set", "store set-status", "order mark"]) {
         expect(ran.stdout).toContain(command);
       }
     }, 60_000);

@@ -34,6 +34,11 @@ export default async function AccountPage() {
               Your cart
             </Link>
           </li>
+          <li>
+            <Link href="/account/orders" prefetch={false}>
+              Your orders
+            </Link>
+          </li>
           {user.role === "store_owner" ? (
             <li>
               <Link href="/seller" prefetch={false}>

@@ -18,6 +18,12 @@ export function SellerChrome({ children }: { children: ReactNode }) {
             <Link href="/seller" prefetch={false}>
               Your stores
             </Link>
+            <Link href="/seller/orders" prefetch={false}>
+              Orders
+            </Link>
+            <Link href="/seller/returns" prefetch={false}>
+              Returns
+            </Link>
             <Link href="/account" prefetch={false}>
               Account
             </Link>

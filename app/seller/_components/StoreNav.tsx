@@ -15,6 +15,7 @@ export function StoreNav({ store, stores }: { store: OwnedStore; stores: OwnedSt
           <Link href={`/seller/${store.slug}/listings`}>Listings</Link>
           <Link href={`/seller/${store.slug}/shipping`}>Shipping templates</Link>
           <Link href={`/seller/${store.slug}/keys`}>API keys</Link>
+          <Link href={`/seller/orders?store=${store.slug}`}>Orders</Link>
         </nav>
         {others.length > 0 ? (
           <nav aria-label="Switch store" className="store-switch">

@@ -17,3 +17,15 @@ export const SHIPPING_NOTICES: Record<string, string> = {
 export const KEY_NOTICES: Record<string, string> = {
   revoked: "Key revoked: it stops working at once.",
 };
+
+export const ORDER_NOTICES: Record<string, string> = {
+  shipped: "Marked shipped. The buyer was e-mailed the tracking number.",
+  delivered: "Marked delivered.",
+};
+
+export const RETURN_NOTICES: Record<string, string> = {
+  approved: "Return approved: the buyer can send the items back.",
+  received: "Return marked received.",
+  refunded: "Return refunded: the money goes back to the buyer's payment method, and the buyer was e-mailed.",
+  rejected: "Return rejected.",
+};

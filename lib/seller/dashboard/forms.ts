@@ -36,6 +36,7 @@ export const FIELD_LABELS: Record<string, string> = {
   handling_days: "Handling days",
   scopes: "Scopes",
   rates: "Rates",
+  tracking_number: "Tracking number",
 };
 
 const RATE_FIELD_LABELS: Record<string, string> = {
