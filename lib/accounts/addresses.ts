@@ -1,0 +1,248 @@
+/**
+ * A buyer's saved shipping addresses (decisions.md "Accounts and operator commands": `/account`
+ * holds the addresses; checkout ships to the default one). Plain values in, plain objects out;
+ * nothing here knows of HTTP. Every change runs in one transaction that first locks the holder's
+ * `users` row, so two changes of one account at once take turns: the limit of 10 holds, and the
+ * "one default per account" rule (a partial unique index) never trips.
+ */
+import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import type { ShippingAddressData } from "@/lib/schemas/orders";
+import { type Db, isUuid, lockUser, withTx } from "./tx";
+
+/** Saved addresses one account may hold. */
+export const ADDRESS_LIMIT = 10;
+
+/** The fields of an address as a form or a caller gives them (blank optional fields may be absent). */
+export interface AddressInput {
+  full_name?: string;
+  line1?: string;
+  line2?: string | null;
+  city?: string;
+  state?: string;
+  postal_code?: string;
+  country?: string;
+}
+
+export type AddressField = keyof Required<AddressInput>;
+
+/** A saved address as pages show it. */
+export interface SavedAddress extends ShippingAddressData {
+  id: string;
+  is_default: boolean;
+}
+
+/** Labels of the fields, as the pages show them; messages name the field by its label. */
+export const ADDRESS_LABELS: Record<AddressField, string> = {
+  full_name: "Full name",
+  line1: "Address line 1",
+  line2: "Address line 2",
+  city: "City",
+  state: "State",
+  postal_code: "ZIP code",
+  country: "Country",
+};
+
+/** Longest value of each field, in characters. */
+export const ADDRESS_MAX: Record<AddressField, number> = {
+  full_name: 100,
+  line1: 200,
+  line2: 200,
+  city: 100,
+  state: 100,
+  postal_code: 20,
+  country: 2,
+};
+
+const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const US_ZIP = /^([0-9]{5})(?:-?([0-9]{4}))?$/;
+
+function field(input: AddressInput, name: AddressField, required: boolean): string {
+  const raw = input[name];
+  const value = typeof raw === "string" ? raw.normalize("NFC").trim() : "";
+  const label = ADDRESS_LABELS[name];
+  if (value === "") {
+    if (required) throw new AppError("parameter_missing", `Enter the ${label}.`, name);
+    return "";
+  }
+  if (value.length > ADDRESS_MAX[name]) {
+    throw new AppError("parameter_invalid", `${label} is at most ${ADDRESS_MAX[name]} characters.`, name);
+  }
+  if (CONTROL.test(value)) throw new AppError("parameter_invalid", `${label} cannot contain control characters.`, name);
+  return value;
+}
+
+/**
+ * Checks and tidies an address: every field trimmed, bounded and free of control characters;
+ * the country a 2-letter code (ISO 3166-1 alpha-2); in the US the state a 2-letter code and the
+ * ZIP code 5 or 9 digits (`12345` or `12345-6789`). Throws `parameter_missing` or
+ * `parameter_invalid` naming the field.
+ */
+export function normaliseAddress(input: AddressInput): ShippingAddressData {
+  const country = field(input, "country", true).toUpperCase();
+  if (!/^[A-Z]{2}$/.test(country)) {
+    throw new AppError("parameter_invalid", "Country is a 2-letter country code, such as US.", "country");
+  }
+  const us = country === "US";
+  const address: ShippingAddressData = {
+    full_name: field(input, "full_name", true),
+    line1: field(input, "line1", true),
+    line2: field(input, "line2", false) || null,
+    city: field(input, "city", true),
+    state: field(input, "state", us),
+    postal_code: field(input, "postal_code", true),
+    country,
+  };
+  if (us) {
+    address.state = address.state.toUpperCase();
+    if (!/^[A-Z]{2}$/.test(address.state)) {
+      throw new AppError("parameter_invalid", "State is the 2-letter code of a US state, such as CA.", "state");
+    }
+    const zip = US_ZIP.exec(address.postal_code);
+    if (!zip) throw new AppError("parameter_invalid", "ZIP code is 5 digits, or 9 digits (12345-6789).", "postal_code");
+    address.postal_code = zip[2] ? `${zip[1]}-${zip[2]}` : zip[1]!;
+  }
+  return address;
+}
+
+const SELECT = {
+  id: true,
+  fullName: true,
+  line1: true,
+  line2: true,
+  city: true,
+  state: true,
+  postalCode: true,
+  country: true,
+  isDefault: true,
+} as const;
+
+type Row = { id: string; fullName: string; line1: string; line2: string | null; city: string; state: string; postalCode: string; country: string; isDefault: boolean };
+
+function shippingAddressOf(row: Row): ShippingAddressData {
+  return {
+    full_name: row.fullName,
+    line1: row.line1,
+    line2: row.line2,
+    city: row.city,
+    state: row.state,
+    postal_code: row.postalCode,
+    country: row.country,
+  };
+}
+
+function toSaved(row: Row): SavedAddress {
+  return { id: row.id, ...shippingAddressOf(row), is_default: row.isDefault };
+}
+
+function columnsOf(address: ShippingAddressData) {
+  return {
+    fullName: address.full_name,
+    line1: address.line1,
+    line2: address.line2,
+    city: address.city,
+    state: address.state,
+    postalCode: address.postal_code,
+    country: address.country,
+  };
+}
+
+function notFound(): AppError {
+  return new AppError("address_not_found", "That address is not one of your saved addresses.");
+}
+
+/** The account's addresses: the default first, then the oldest first. */
+export async function listAddresses(userId: string, client: Db = db()): Promise<SavedAddress[]> {
+  const rows = await client.address.findMany({
+    where: { userId },
+    select: SELECT,
+    orderBy: [{ isDefault: "desc" }, { createdAt: "asc" }, { id: "asc" }],
+  });
+  return rows.map(toSaved);
+}
+
+/** One of the account's addresses; `address_not_found` for any other id (another account's too). */
+export async function getAddress(userId: string, id: string, client: Db = db()): Promise<SavedAddress> {
+  const row = isUuid(id) ? await client.address.findFirst({ where: { id, userId }, select: SELECT }) : null;
+  if (!row) throw notFound();
+  return toSaved(row);
+}
+
+/**
+ * The account's default shipping address in the shape of an order's `shipping_address`, or null
+ * when it has none: what checkout ships to.
+ */
+export async function defaultAddress(userId: string, client: Db = db()): Promise<ShippingAddressData | null> {
+  if (!isUuid(userId)) return null;
+  const row = await client.address.findFirst({ where: { userId, isDefault: true }, select: SELECT });
+  return row ? shippingAddressOf(row) : null;
+}
+
+/**
+ * Saves a new address (at most ADDRESS_LIMIT per account). The account's first address becomes
+ * its default; `makeDefault` makes this one the default in any case.
+ */
+export async function addAddress(
+  userId: string,
+  input: AddressInput,
+  { makeDefault = false }: { makeDefault?: boolean } = {},
+  client: Db = db(),
+): Promise<SavedAddress> {
+  const address = normaliseAddress(input);
+  return withTx(client, async (tx) => {
+    await lockUser(tx, userId);
+    const held = await tx.address.count({ where: { userId } });
+    if (held >= ADDRESS_LIMIT) {
+      throw new AppError("address_limit_reached", `You can save up to ${ADDRESS_LIMIT} addresses. Delete one to add another.`);
+    }
+    const hasDefault = (await tx.address.count({ where: { userId, isDefault: true } })) > 0;
+    const isDefault = makeDefault || !hasDefault;
+    if (isDefault && hasDefault) await tx.address.updateMany({ where: { userId, isDefault: true }, data: { isDefault: false } });
+    const row = await tx.address.create({ data: { userId, ...columnsOf(address), isDefault }, select: SELECT });
+    return toSaved(row);
+  });
+}
+
+/** Changes one of the account's addresses (its default flag stays as it is). */
+export async function updateAddress(userId: string, id: string, input: AddressInput, client: Db = db()): Promise<SavedAddress> {
+  const address = normaliseAddress(input);
+  if (!isUuid(id)) throw notFound();
+  return withTx(client, async (tx) => {
+    const { count } = await tx.address.updateMany({ where: { id, userId }, data: columnsOf(address) });
+    if (count === 0) throw notFound();
+    return toSaved((await tx.address.findUniqueOrThrow({ where: { id }, select: SELECT })) as Row);
+  });
+}
+
+/** Makes one of the account's addresses its default (the one before stops being it). */
+export async function setDefaultAddress(userId: string, id: string, client: Db = db()): Promise<void> {
+  if (!isUuid(id)) throw notFound();
+  await withTx(client, async (tx) => {
+    await lockUser(tx, userId);
+    if ((await tx.address.count({ where: { id, userId } })) === 0) throw notFound();
+    await tx.address.updateMany({ where: { userId, isDefault: true, NOT: { id } }, data: { isDefault: false } });
+    await tx.address.updateMany({ where: { id, userId }, data: { isDefault: true } });
+  });
+}
+
+/**
+ * Deletes one of the account's addresses. When it was the default, the most recently saved of the
+ * others becomes the default (none when it was the last). Orders keep their own copy of the
+ * address they shipped to, so past orders are unchanged.
+ */
+export async function deleteAddress(userId: string, id: string, client: Db = db()): Promise<void> {
+  if (!isUuid(id)) throw notFound();
+  await withTx(client, async (tx) => {
+    await lockUser(tx, userId);
+    const row = await tx.address.findFirst({ where: { id, userId }, select: { isDefault: true } });
+    if (!row) throw notFound();
+    await tx.address.delete({ where: { id } });
+    if (!row.isDefault) return;
+    const next = await tx.address.findFirst({
+      where: { userId },
+      select: { id: true },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    });
+    if (next) await tx.address.update({ where: { id: next.id }, data: { isDefault: true } });
+  });
+}

@@ -1,0 +1,54 @@
+import type { ShippingAddressData } from "@/lib/schemas/orders";
+import { addAddress, setDefaultAddress } from "./addresses";
+import { saveTestCard, setDefaultPaymentMethod } from "./payment-methods";
+import type { Db } from "./tx";
+
+/** The US address a demo buyer ships to. */
+export const DEMO_ADDRESS: ShippingAddressData = {
+  full_name: "Dana Shopper",
+  line1: "100 Market Street",
+  line2: "Apt 4",
+  city: "San Francisco",
+  state: "CA",
+  postal_code: "94105",
+  country: "US",
+};
+
+/**
+ * Makes an account ready to check out at once (`admin -- user create --demo-buyer` and the
+ * development seed's shopper): a default US shipping address and the saved test card as the
+ * default payment method. Running it again adds nothing: an account that already has a default
+ * address keeps it, the demo address is saved once, the test card is saved once. Run it in a
+ * transaction.
+ */
+export async function makeDemoBuyer(
+  client: Db,
+  userId: string,
+  address: ShippingAddressData = DEMO_ADDRESS,
+): Promise<{ addressAdded: boolean; cardAdded: boolean }> {
+  let addressAdded = false;
+  const current = await client.address.findFirst({ where: { userId, isDefault: true }, select: { id: true } });
+  if (!current) {
+    const same = await client.address.findFirst({
+      where: {
+        userId,
+        fullName: address.full_name,
+        line1: address.line1,
+        line2: address.line2,
+        city: address.city,
+        state: address.state,
+        postalCode: address.postal_code,
+        country: address.country,
+      },
+      select: { id: true },
+    });
+    if (same) await setDefaultAddress(userId, same.id, client);
+    else {
+      await addAddress(userId, address, { makeDefault: true }, client);
+      addressAdded = true;
+    }
+  }
+  const card = await saveTestCard(userId, client);
+  if (!card.method.is_default) await setDefaultPaymentMethod(userId, card.method.id, client);
+  return { addressAdded, cardAdded: card.created };
+}
