@@ -3,9 +3,8 @@ import { addAddress, setDefaultAddress } from "./addresses";
 import { saveTestCard, setDefaultPaymentMethod } from "./payment-methods";
 import type { Db } from "./tx";
 
-/** The US address a demo buyer ships to. */
-export const DEMO_ADDRESS: ShippingAddressData = {
-  full_name: "Dana Shopper",
+/** The US address a demo buyer ships to, in the account's name (else "Demo Buyer"). */
+export const DEMO_ADDRESS: Omit<ShippingAddressData, "full_name"> = {
   line1: "100 Market Street",
   line2: "Apt 4",
   city: "San Francisco",
@@ -21,14 +20,12 @@ export const DEMO_ADDRESS: ShippingAddressData = {
  * address keeps it, the demo address is saved once, the test card is saved once. Run it in a
  * transaction.
  */
-export async function makeDemoBuyer(
-  client: Db,
-  userId: string,
-  address: ShippingAddressData = DEMO_ADDRESS,
-): Promise<{ addressAdded: boolean; cardAdded: boolean }> {
+export async function makeDemoBuyer(client: Db, userId: string): Promise<{ addressAdded: boolean; cardAdded: boolean }> {
   let addressAdded = false;
   const current = await client.address.findFirst({ where: { userId, isDefault: true }, select: { id: true } });
   if (!current) {
+    const user = await client.user.findUniqueOrThrow({ where: { id: userId }, select: { name: true } });
+    const address: ShippingAddressData = { full_name: user.name ?? "Demo Buyer", ...DEMO_ADDRESS };
     const same = await client.address.findFirst({
       where: {
         userId,
