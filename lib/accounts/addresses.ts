@@ -55,6 +55,7 @@ export const ADDRESS_MAX: Record<AddressField, number> = {
 };
 
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+const COUNTRY_MESSAGE = "Country is a 2-letter country code, such as US.";
 const US_ZIP = /^([0-9]{5})(?:-?([0-9]{4}))?$/;
 
 function field(input: AddressInput, name: AddressField, required: boolean): string {
@@ -66,7 +67,7 @@ function field(input: AddressInput, name: AddressField, required: boolean): stri
     return "";
   }
   if (value.length > ADDRESS_MAX[name]) {
-    throw new AppError("parameter_invalid", `${label} is at most ${ADDRESS_MAX[name]} characters.`, name);
+    throw new AppError("parameter_invalid", name === "country" ? COUNTRY_MESSAGE : `${label} is at most ${ADDRESS_MAX[name]} characters.`, name);
   }
   if (CONTROL.test(value)) throw new AppError("parameter_invalid", `${label} cannot contain control characters.`, name);
   return value;
@@ -81,7 +82,7 @@ function field(input: AddressInput, name: AddressField, required: boolean): stri
 export function normaliseAddress(input: AddressInput): ShippingAddressData {
   const country = field(input, "country", true).toUpperCase();
   if (!/^[A-Z]{2}$/.test(country)) {
-    throw new AppError("parameter_invalid", "Country is a 2-letter country code, such as US.", "country");
+    throw new AppError("parameter_invalid", COUNTRY_MESSAGE, "country");
   }
   const us = country === "US";
   const address: ShippingAddressData = {

@@ -78,7 +78,7 @@ export function AddressesSection({ addresses, flash, defaultName }: { addresses:
         <>
           {add.alert()}
           <p className="muted" data-limit="addresses">
-            You have saved {ADDRESS_LIMIT} addresses, the most an account can hold. Delete one to add another.
+            {`You have saved ${ADDRESS_LIMIT} addresses, the most an account can hold. Delete one to add another.`}
           </p>
         </>
       ) : (
