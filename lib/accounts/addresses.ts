@@ -8,7 +8,8 @@
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
-import { type Db, isUuid, lockUser, withTx } from "./tx";
+import type { Prisma } from "@/lib/db";
+import { type Db, inTx, isUuid, lockUser } from "./tx";
 
 /** Saved addresses one account may hold. */
 export const ADDRESS_LIMIT = 10;
@@ -187,10 +188,10 @@ export async function addAddress(
   userId: string,
   input: AddressInput,
   { makeDefault = false }: { makeDefault?: boolean } = {},
-  client: Db = db(),
+  tx?: Prisma.TransactionClient,
 ): Promise<SavedAddress> {
   const address = normaliseAddress(input);
-  return withTx(client, async (tx) => {
+  return inTx(tx, async (tx) => {
     await lockUser(tx, userId);
     const held = await tx.address.count({ where: { userId } });
     if (held >= ADDRESS_LIMIT) {
@@ -205,10 +206,10 @@ export async function addAddress(
 }
 
 /** Changes one of the account's addresses (its default flag stays as it is). */
-export async function updateAddress(userId: string, id: string, input: AddressInput, client: Db = db()): Promise<SavedAddress> {
+export async function updateAddress(userId: string, id: string, input: AddressInput, tx?: Prisma.TransactionClient): Promise<SavedAddress> {
   const address = normaliseAddress(input);
   if (!isUuid(id)) throw notFound();
-  return withTx(client, async (tx) => {
+  return inTx(tx, async (tx) => {
     const { count } = await tx.address.updateMany({ where: { id, userId }, data: columnsOf(address) });
     if (count === 0) throw notFound();
     return toSaved((await tx.address.findUniqueOrThrow({ where: { id }, select: SELECT })) as Row);
@@ -216,9 +217,9 @@ export async function updateAddress(userId: string, id: string, input: AddressIn
 }
 
 /** Makes one of the account's addresses its default (the one before stops being it). */
-export async function setDefaultAddress(userId: string, id: string, client: Db = db()): Promise<void> {
+export async function setDefaultAddress(userId: string, id: string, tx?: Prisma.TransactionClient): Promise<void> {
   if (!isUuid(id)) throw notFound();
-  await withTx(client, async (tx) => {
+  await inTx(tx, async (tx) => {
     await lockUser(tx, userId);
     if ((await tx.address.count({ where: { id, userId } })) === 0) throw notFound();
     await tx.address.updateMany({ where: { userId, isDefault: true, NOT: { id } }, data: { isDefault: false } });
@@ -231,9 +232,9 @@ export async function setDefaultAddress(userId: string, id: string, client: Db =
  * others becomes the default (none when it was the last). Orders keep their own copy of the
  * address they shipped to, so past orders are unchanged.
  */
-export async function deleteAddress(userId: string, id: string, client: Db = db()): Promise<void> {
+export async function deleteAddress(userId: string, id: string, tx?: Prisma.TransactionClient): Promise<void> {
   if (!isUuid(id)) throw notFound();
-  await withTx(client, async (tx) => {
+  await inTx(tx, async (tx) => {
     await lockUser(tx, userId);
     const row = await tx.address.findFirst({ where: { id, userId }, select: { isDefault: true } });
     if (!row) throw notFound();

@@ -1,7 +1,7 @@
 import type { ShippingAddressData } from "@/lib/schemas/orders";
 import { addAddress, setDefaultAddress } from "./addresses";
 import { saveTestCard, setDefaultPaymentMethod } from "./payment-methods";
-import type { Db } from "./tx";
+import type { Prisma } from "@/lib/db";
 
 /** The US address a demo buyer ships to, in the account's name (else "Demo Buyer"). */
 export const DEMO_ADDRESS: Omit<ShippingAddressData, "full_name"> = {
@@ -18,15 +18,15 @@ export const DEMO_ADDRESS: Omit<ShippingAddressData, "full_name"> = {
  * development seed's shopper): a default US shipping address and the saved test card as the
  * default payment method. Running it again adds nothing: an account that already has a default
  * address keeps it, the demo address is saved once, the test card is saved once. Run it in a
- * transaction.
+ * transaction (`tx`).
  */
-export async function makeDemoBuyer(client: Db, userId: string): Promise<{ addressAdded: boolean; cardAdded: boolean }> {
+export async function makeDemoBuyer(tx: Prisma.TransactionClient, userId: string): Promise<{ addressAdded: boolean; cardAdded: boolean }> {
   let addressAdded = false;
-  const current = await client.address.findFirst({ where: { userId, isDefault: true }, select: { id: true } });
+  const current = await tx.address.findFirst({ where: { userId, isDefault: true }, select: { id: true } });
   if (!current) {
-    const user = await client.user.findUniqueOrThrow({ where: { id: userId }, select: { name: true } });
+    const user = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { name: true } });
     const address: ShippingAddressData = { full_name: user.name ?? "Demo Buyer", ...DEMO_ADDRESS };
-    const same = await client.address.findFirst({
+    const same = await tx.address.findFirst({
       where: {
         userId,
         fullName: address.full_name,
@@ -39,13 +39,13 @@ export async function makeDemoBuyer(client: Db, userId: string): Promise<{ addre
       },
       select: { id: true },
     });
-    if (same) await setDefaultAddress(userId, same.id, client);
+    if (same) await setDefaultAddress(userId, same.id, tx);
     else {
-      await addAddress(userId, address, { makeDefault: true }, client);
+      await addAddress(userId, address, { makeDefault: true }, tx);
       addressAdded = true;
     }
   }
-  const card = await saveTestCard(userId, client);
-  if (!card.method.is_default) await setDefaultPaymentMethod(userId, card.method.id, client);
+  const card = await saveTestCard(userId, tx);
+  if (!card.method.is_default) await setDefaultPaymentMethod(userId, card.method.id, tx);
   return { addressAdded, cardAdded: card.created };
 }

@@ -8,7 +8,8 @@
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { TEST_CARD } from "@/lib/payments";
-import { type Db, isUuid, lockUser, withTx } from "./tx";
+import type { Prisma } from "@/lib/db";
+import { type Db, inTx, isUuid, lockUser } from "./tx";
 
 /** A saved payment method as pages show it and checkout charges it. */
 export interface SavedPaymentMethod {
@@ -53,8 +54,8 @@ export async function defaultPaymentMethod(userId: string, client: Db = db()): P
  * Saves the test card on the account (once: saving it again answers the saved one). The account's
  * first payment method becomes its default.
  */
-export async function saveTestCard(userId: string, client: Db = db()): Promise<{ method: SavedPaymentMethod; created: boolean }> {
-  return withTx(client, async (tx) => {
+export async function saveTestCard(userId: string, tx?: Prisma.TransactionClient): Promise<{ method: SavedPaymentMethod; created: boolean }> {
+  return inTx(tx, async (tx) => {
     await lockUser(tx, userId);
     const saved = await tx.paymentMethod.findFirst({
       where: { userId, provider: TEST_CARD.provider, providerRef: TEST_CARD.providerRef },
@@ -78,9 +79,9 @@ export async function saveTestCard(userId: string, client: Db = db()): Promise<{
 }
 
 /** Makes one of the account's payment methods its default (the one before stops being it). */
-export async function setDefaultPaymentMethod(userId: string, id: string, client: Db = db()): Promise<void> {
+export async function setDefaultPaymentMethod(userId: string, id: string, tx?: Prisma.TransactionClient): Promise<void> {
   if (!isUuid(id)) throw notFound();
-  await withTx(client, async (tx) => {
+  await inTx(tx, async (tx) => {
     await lockUser(tx, userId);
     if ((await tx.paymentMethod.count({ where: { id, userId } })) === 0) throw notFound();
     await tx.paymentMethod.updateMany({ where: { userId, isDefault: true, NOT: { id } }, data: { isDefault: false } });
@@ -93,9 +94,9 @@ export async function setDefaultPaymentMethod(userId: string, id: string, client
  * of the others becomes the default (none when it was the last). Past orders keep what they were
  * paid with.
  */
-export async function removePaymentMethod(userId: string, id: string, client: Db = db()): Promise<void> {
+export async function removePaymentMethod(userId: string, id: string, tx?: Prisma.TransactionClient): Promise<void> {
   if (!isUuid(id)) throw notFound();
-  await withTx(client, async (tx) => {
+  await inTx(tx, async (tx) => {
     await lockUser(tx, userId);
     const row = await tx.paymentMethod.findFirst({ where: { id, userId }, select: { isDefault: true } });
     if (!row) throw notFound();

@@ -11,9 +11,12 @@ export function isUuid(value: unknown): value is string {
   return typeof value === "string" && UUID.test(value);
 }
 
-/** Runs `fn` in the transaction `client` is, or in a new one. */
-export function withTx<T>(client: Db, fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  return "$transaction" in client ? client.$transaction(fn) : fn(client);
+/**
+ * Runs `fn` in `tx` when the caller has a transaction open, else in a new one. (Explicit: nested
+ * transactions are savepoints, which the embedded database's adapter does not support.)
+ */
+export function inTx<T>(tx: Prisma.TransactionClient | undefined, fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  return tx ? fn(tx) : db().$transaction(fn);
 }
 
 /**
