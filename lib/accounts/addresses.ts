@@ -7,6 +7,7 @@
  */
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { ADDRESS_LIMITS, parseShippingAddress, type AddressInput } from "@/lib/orders/address";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
 import type { Prisma } from "@/lib/db";
 import { type Db, inTx, isUuid, lockUser } from "./tx";
@@ -14,16 +15,7 @@ import { type Db, inTx, isUuid, lockUser } from "./tx";
 /** Saved addresses one account may hold. */
 export const ADDRESS_LIMIT = 10;
 
-/** The fields of an address as a form or a caller gives them (blank optional fields may be absent). */
-export interface AddressInput {
-  full_name?: string;
-  line1?: string;
-  line2?: string | null;
-  city?: string;
-  state?: string;
-  postal_code?: string;
-  country?: string;
-}
+export type { AddressInput };
 
 export type AddressField = keyof Required<AddressInput>;
 
@@ -33,7 +25,7 @@ export interface SavedAddress extends ShippingAddressData {
   is_default: boolean;
 }
 
-/** Labels of the fields, as the pages show them; messages name the field by its label. */
+/** Labels of the fields, as the pages (and checkout's) show them. */
 export const ADDRESS_LABELS: Record<AddressField, string> = {
   full_name: "Full name",
   line1: "Address line 1",
@@ -45,64 +37,22 @@ export const ADDRESS_LABELS: Record<AddressField, string> = {
 };
 
 /** Longest value of each field, in characters. */
-export const ADDRESS_MAX: Record<AddressField, number> = {
-  full_name: 100,
-  line1: 200,
-  line2: 200,
-  city: 100,
-  state: 100,
-  postal_code: 20,
-  country: 2,
-};
-
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
-const COUNTRY_MESSAGE = "Country is a 2-letter country code, such as US.";
-const US_ZIP = /^([0-9]{5})(?:-?([0-9]{4}))?$/;
-
-function field(input: AddressInput, name: AddressField, required: boolean): string {
-  const raw = input[name];
-  const value = typeof raw === "string" ? raw.normalize("NFC").trim() : "";
-  const label = ADDRESS_LABELS[name];
-  if (value === "") {
-    if (required) throw new AppError("parameter_missing", `Enter the ${label}.`, name);
-    return "";
-  }
-  if (value.length > ADDRESS_MAX[name]) {
-    throw new AppError("parameter_invalid", name === "country" ? COUNTRY_MESSAGE : `${label} is at most ${ADDRESS_MAX[name]} characters.`, name);
-  }
-  if (CONTROL.test(value)) throw new AppError("parameter_invalid", `${label} cannot contain control characters.`, name);
-  return value;
-}
+export const ADDRESS_MAX: Record<AddressField, number> = { ...ADDRESS_LIMITS, country: 2 };
 
 /**
- * Checks and tidies an address: every field trimmed, bounded and free of control characters;
- * the country a 2-letter code (ISO 3166-1 alpha-2); in the US the state a 2-letter code and the
- * ZIP code 5 or 9 digits (`12345` or `12345-6789`). Throws `parameter_missing` or
- * `parameter_invalid` naming the field.
+ * Checks and tidies an address to save: the rules of a shipping address at checkout
+ * (`parseShippingAddress`: every field trimmed, NFC, bounded, free of control characters; the
+ * country a 2-letter code; a US ZIP code 5 or 9 digits, kept as `12345` or `12345-6789`; a
+ * state needed in the US), and, as a saved address is used again and again, a US state as its
+ * 2-letter code. Throws `parameter_missing` or `parameter_invalid` naming the field.
  */
 export function normaliseAddress(input: AddressInput): ShippingAddressData {
-  const country = field(input, "country", true).toUpperCase();
-  if (!/^[A-Z]{2}$/.test(country)) {
-    throw new AppError("parameter_invalid", COUNTRY_MESSAGE, "country");
-  }
-  const us = country === "US";
-  const address: ShippingAddressData = {
-    full_name: field(input, "full_name", true),
-    line1: field(input, "line1", true),
-    line2: field(input, "line2", false) || null,
-    city: field(input, "city", true),
-    state: field(input, "state", us),
-    postal_code: field(input, "postal_code", true),
-    country,
-  };
-  if (us) {
+  const address = parseShippingAddress(input, "");
+  if (address.country === "US") {
     address.state = address.state.toUpperCase();
     if (!/^[A-Z]{2}$/.test(address.state)) {
-      throw new AppError("parameter_invalid", "State is the 2-letter code of a US state, such as CA.", "state");
+      throw new AppError("parameter_invalid", "Enter the 2-letter code of the US state, such as CA.", "state");
     }
-    const zip = US_ZIP.exec(address.postal_code);
-    if (!zip) throw new AppError("parameter_invalid", "ZIP code is 5 digits, or 9 digits (12345-6789).", "postal_code");
-    address.postal_code = zip[2] ? `${zip[1]}-${zip[2]}` : zip[1]!;
   }
   return address;
 }

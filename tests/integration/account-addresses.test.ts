@@ -347,16 +347,16 @@ describe("shipping addresses", () => {
   it("refuses what is not a US address, with the message on the field and what was typed kept", async () => {
     const visitor = await holder("us");
     const cases: Array<[Partial<typeof HOME>, string, RegExp]> = [
-      [{ State: "Illinois" }, "state", /^State is the 2-letter code of a US state/],
-      [{ State: "" }, "state", /^Enter the State\./],
-      [{ "ZIP code": "6270" }, "postal_code", /^ZIP code is 5 digits, or 9 digits/],
-      [{ "ZIP code": "62701-12" }, "postal_code", /^ZIP code is 5 digits/],
-      [{ "ZIP code": "ABCDE" }, "postal_code", /^ZIP code is 5 digits/],
-      [{ Country: "USA" }, "country", /^Country is a 2-letter country code/],
-      [{ Country: "" }, "country", /^Enter the Country\./],
-      [{ "Full name": "   " }, "full_name", /^Enter the Full name\./],
-      [{ "Address line 1": "" }, "line1", /^Enter the Address line 1\./],
-      [{ City: "" }, "city", /^Enter the City\./],
+      [{ State: "Illinois" }, "state", /^Enter the 2-letter code of the US state, such as CA\./],
+      [{ State: "" }, "state", /^Enter the state\./],
+      [{ "ZIP code": "6270" }, "postal_code", /^Enter a US ZIP code: 5 digits, or 5\+4 like 12345-6789\./],
+      [{ "ZIP code": "62701-12" }, "postal_code", /^Enter a US ZIP code/],
+      [{ "ZIP code": "ABCDE" }, "postal_code", /^Enter a US ZIP code/],
+      [{ Country: "USA" }, "country", /^The country must be a two-letter ISO 3166-1 code\./],
+      [{ Country: "" }, "country", /^The country must be a two-letter/],
+      [{ "Full name": "   " }, "full_name", /^Enter the full name\./],
+      [{ "Address line 1": "" }, "line1", /^Enter the first address line\./],
+      [{ City: "" }, "city", /^Enter the city\./],
     ];
     for (const [values, field, message] of cases) {
       const typed = { ...HOME, City: "Typed City", ...values };
@@ -378,20 +378,20 @@ describe("shipping addresses", () => {
     const before = await snapshot();
     const long = "x".repeat(10_000);
     const cases: Array<[Record<string, string>, string, RegExp]> = [
-      [{ full_name: long }, "full_name", /^Full name is at most 100 characters\./],
-      [{ line1: long }, "line1", /^Address line 1 is at most 200 characters\./],
-      [{ line2: long }, "line2", /^Address line 2 is at most 200 characters\./],
-      [{ city: long }, "city", /^City is at most 100 characters\./],
-      [{ state: long }, "state", /^State is at most 100 characters\./],
-      [{ postal_code: long }, "postal_code", /^ZIP code is at most 20 characters\./],
-      [{ country: long }, "country", /^Country is a 2-letter country code/],
-      [{ full_name: "Dana\u0000Example" }, "full_name", /^Full name cannot contain control characters\./],
-      [{ line1: "1 Main\nStreet" }, "line1", /^Address line 1 cannot contain control characters\./],
-      [{ line2: "\u0007bell" }, "line2", /^Address line 2 cannot contain control characters\./],
-      [{ city: "Spring\u001bfield" }, "city", /^City cannot contain control characters\./],
-      [{ state: "I\u0000L" }, "state", /cannot contain control characters|2-letter code/],
-      [{ postal_code: "62701\u0000" }, "postal_code", /cannot contain control characters/],
-      [{ country: "U\u0085" }, "country", /cannot contain control characters|2-letter country code/],
+      [{ full_name: long }, "full_name", /^The full name is too long \(at most 100 characters\)\./],
+      [{ line1: long }, "line1", /^The first address line is too long \(at most 200 characters\)\./],
+      [{ line2: long }, "line2", /^The second address line is too long \(at most 200 characters\)\./],
+      [{ city: long }, "city", /^The city is too long \(at most 100 characters\)\./],
+      [{ state: long }, "state", /^The state is too long \(at most 100 characters\)\./],
+      [{ postal_code: long }, "postal_code", /^The ZIP code is too long \(at most 20 characters\)\./],
+      [{ country: long }, "country", /^The country must be a two-letter/],
+      [{ full_name: "Dana\u0000Example" }, "full_name", /^The full name contains control characters; type it on one line\./],
+      [{ line1: "1 Main\nStreet" }, "line1", /^The first address line contains control characters/],
+      [{ line2: "\u0007bell" }, "line2", /^The second address line contains control characters/],
+      [{ city: "Spring\u001bfield" }, "city", /^The city contains control characters/],
+      [{ state: "I\u0000L" }, "state", /^The state contains control characters/],
+      [{ postal_code: "62701\u0000" }, "postal_code", /^The ZIP code contains control characters/],
+      [{ country: "U\u0085" }, "country", /^The country must be a two-letter/],
     ];
     for (const [override, field, message] of cases) {
       const fields = { ...formFields(HOME), ...override };

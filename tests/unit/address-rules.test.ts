@@ -1,6 +1,7 @@
 /**
- * The rules of a saved shipping address (lib/accounts/addresses.ts `normaliseAddress`): what is
- * tidied, and which field each refusal names. The pages and the database are covered by
+ * The rules of a saved shipping address (lib/accounts/addresses.ts `normaliseAddress`, checkout's
+ * `parseShippingAddress` and a US state's 2-letter code): what is tidied, and which field each
+ * refusal names. The pages and the database are covered by
  * tests/integration/account-addresses.test.ts.
  */
 import { describe, expect, it } from "vitest";
@@ -45,7 +46,7 @@ describe("normaliseAddress", () => {
     [{ postal_code: "62701 1234" }, "postal_code", "parameter_invalid"],
     [{ country: "USA" }, "country", "parameter_invalid"],
     [{ country: "U1" }, "country", "parameter_invalid"],
-    [{ country: undefined }, "country", "parameter_missing"],
+    [{ country: "" }, "country", "parameter_invalid"],
     [{ full_name: "" }, "full_name", "parameter_missing"],
     [{ line1: undefined }, "line1", "parameter_missing"],
     [{ city: " " }, "city", "parameter_missing"],
