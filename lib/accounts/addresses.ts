@@ -5,11 +5,10 @@
  * `users` row, so two changes of one account at once take turns: the limit of 10 holds, and the
  * "one default per account" rule (a partial unique index) never trips.
  */
-import { db } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { ADDRESS_LIMITS, parseShippingAddress, type AddressInput } from "@/lib/orders/address";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
-import type { Prisma } from "@/lib/db";
 import { type Db, inTx, isUuid, lockUser } from "./tx";
 
 /** Saved addresses one account may hold. */
@@ -162,7 +161,7 @@ export async function updateAddress(userId: string, id: string, input: AddressIn
   return inTx(tx, async (tx) => {
     const { count } = await tx.address.updateMany({ where: { id, userId }, data: columnsOf(address) });
     if (count === 0) throw notFound();
-    return toSaved((await tx.address.findUniqueOrThrow({ where: { id }, select: SELECT })) as Row);
+    return toSaved(await tx.address.findUniqueOrThrow({ where: { id }, select: SELECT }));
   });
 }
 

@@ -5,10 +5,9 @@
  * provider would add its own way to save one. Changes lock the holder's `users` row first, as
  * addresses do, so the "one default per account" rule holds under concurrent posts.
  */
-import { db } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { TEST_CARD } from "@/lib/payments";
-import type { Prisma } from "@/lib/db";
 import { type Db, inTx, isUuid, lockUser } from "./tx";
 
 /** A saved payment method as pages show it and checkout charges it. */
