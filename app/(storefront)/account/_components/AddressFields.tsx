@@ -20,7 +20,7 @@ const ORDER: AddressField[] = ["full_name", "line1", "line2", "city", "state", "
  */
 export function AddressFields({ state, values }: { state: FormState; values: Partial<Record<AddressField, string | null>> }) {
   return (
-    <div className="field-grid">
+    <div className="field-grid address-fields">
       {ORDER.map((name) => (
         <label key={name}>
           {ADDRESS_LABELS[name]}
