@@ -68,6 +68,11 @@ export const ERROR_TABLE = {
   stale_quantity: { status: 409, type: "conflict_error", description: "`expected_quantity` differs from the quantity held; `param` names the adjustment." },
   quantity_negative: { status: 400, type: "invalid_request_error", description: "The adjustment would take the quantity below zero; `param` names it." },
 
+  // A buyer's saved addresses and payment methods (/account)
+  address_not_found: { status: 404, type: "not_found_error", description: "No saved address of this account has that id." },
+  address_limit_reached: { status: 409, type: "conflict_error", description: "The account already holds the most saved addresses it may (10); delete one first." },
+  payment_method_not_found: { status: 404, type: "not_found_error", description: "No saved payment method of this account has that id." },
+
   // Checkout, orders and returns (buyer API, storefront, seller desk)
   cart_empty: { status: 400, type: "invalid_request_error", description: "There is nothing to buy: the cart has no lines." },
   insufficient_stock: { status: 409, type: "conflict_error", description: "A line asks for more units than the offer has now; `param` names the line and `listing_id` the offer." },

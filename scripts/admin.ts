@@ -1,12 +1,13 @@
 /**
  * Operator commands (decisions.md "Accounts and operator commands"):
  *
- *   npm run --silent admin -- user create --email E --password P [--name N] [--role shopper|store_owner|admin] [--store SLUG]
+ *   npm run --silent admin -- user create --email E --password P [--name N] [--role shopper|store_owner|admin] [--store SLUG] [--demo-buyer]
  *   npm run --silent admin -- key create --store SLUG --scopes listings:read,listings:write,shipping:write [--name N]
  *   npm run --silent admin -- key revoke KEY_ID
  *   npm run --silent admin -- setting set agentic_checkout on|off
  *   npm run --silent admin -- store set-status SLUG active|suspended|closed
  *   npm run --silent admin -- order mark ORDER shipped|delivered [--tracking T]
+ *   npm run --silent admin -- cleanup
  *
  * Each works on DATABASE_URL, or on the embedded folder (EMBEDDED_DATA_DIR, default .data/pglite)
  * when it is unset and the app is stopped. The result is the last line of stdout (notes go to
@@ -16,12 +17,14 @@
  */
 import { parseArgs } from "node:util";
 import { createOrResetUser } from "../lib/accounts/create-user";
+import { makeDemoBuyer } from "../lib/accounts/demo-buyer";
 import { checkName, checkPassword, normaliseEmail, ROLES, type Role } from "../lib/accounts/users";
 import { createApiKey, normaliseScopes, revokeApiKey } from "../lib/auth/api-keys";
 import { closeDb, createDb, type PrismaClient } from "../lib/db";
 import { embeddedDataDir, embeddedFolderHolder } from "../lib/db/embedded";
 import { pendingMigrations } from "../lib/db/migrate";
 import { AppError } from "../lib/errors";
+import { cleanup, summaryLine } from "../lib/maintenance/cleanup";
 import { checkTrackingNumber, markOrder, orderRefWhere } from "../lib/orders";
 import { isSettingName, SETTINGS, setSetting } from "../lib/settings";
 import { findStoreBySlug, isStoreStatus, setStoreStatus, STORE_STATUSES } from "../lib/stores/status";
@@ -38,6 +41,8 @@ interface Command {
   usage: string;
   /** Flags, each taking a value. */
   flags: string[];
+  /** Flags taking no value (present: "true"). */
+  switches?: string[];
   required: string[];
   /** Names of the positional arguments, in order (all required). */
   positionals: string[];
@@ -59,8 +64,9 @@ const PARAM_SOURCE: Record<string, string> = {
 
 const COMMANDS: Record<string, Command> = {
   "user create": {
-    usage: "user create --email E --password P [--name N] [--role shopper|store_owner|admin] [--store SLUG]",
+    usage: "user create --email E --password P [--name N] [--role shopper|store_owner|admin] [--store SLUG] [--demo-buyer]",
     flags: ["email", "password", "name", "role", "store"],
+    switches: ["demo-buyer"],
     required: ["email", "password"],
     positionals: [],
     prepare(flags) {
@@ -74,12 +80,19 @@ const COMMANDS: Record<string, Command> = {
       const store = flags.store;
       if (store !== undefined) checkSlug("--store", store);
       if (store !== undefined && role === "shopper") throw new BadInput("--role: an owner of a store cannot be a shopper");
+      const demoBuyer = flags["demo-buyer"] === "true";
       return async (client) => {
-        const user = await client.$transaction((tx) =>
-          createOrResetUser(tx, { email, password, name: flags.name, role: role as Role | undefined, store }),
-        );
+        const { user, demo } = await client.$transaction(async (tx) => {
+          const user = await createOrResetUser(tx, { email, password, name: flags.name, role: role as Role | undefined, store });
+          // A demo buyer can check out at once: a default US address and the saved test card.
+          return { user, demo: demoBuyer ? await makeDemoBuyer(tx, user.id) : null };
+        });
         const did = user.created ? `created ${email} (${role ?? (store ? "store_owner" : "shopper")})` : `reset the password of ${email}`;
-        return { result: user.id, note: `${did}${store ? `, an owner of ${store}` : ""}` };
+        const ready = demo
+          ? `; ready to check out (${demo.addressAdded ? "added a default address" : "kept its default address"}, ` +
+            `${demo.cardAdded ? "saved the test card" : "the test card was saved already"})`
+          : "";
+        return { result: user.id, note: `${did}${store ? `, an owner of ${store}` : ""}${ready}` };
       };
     },
   },
@@ -180,6 +193,19 @@ const COMMANDS: Record<string, Command> = {
       };
     },
   },
+
+  cleanup: {
+    usage: "cleanup",
+    flags: [],
+    required: [],
+    positionals: [],
+    prepare() {
+      return async (client) => {
+        const counts = await cleanup(client);
+        return { result: summaryLine(counts) };
+      };
+    },
+  },
 };
 
 const USAGE = [
@@ -199,7 +225,9 @@ function checkSlug(source: string, slug: string): string {
 /** Reads the command line into a command ready to run (or throws BadInput). */
 function parse(argv: string[]): Run {
   if (argv.length === 0) throw new BadInput(`no command given; commands: ${Object.keys(COMMANDS).join(", ")} (--help for usage)`);
-  const name = argv.slice(0, 2).join(" ");
+  // Commands are one word (`cleanup`) or two (`user create`).
+  const words = Object.hasOwn(COMMANDS, argv[0]!) ? 1 : 2;
+  const name = argv.slice(0, words).join(" ");
   const command = Object.hasOwn(COMMANDS, name) ? COMMANDS[name]! : undefined;
   if (!command) {
     throw new BadInput(`unknown command '${name}'; commands: ${Object.keys(COMMANDS).join(", ")} (--help for usage)`);
@@ -207,8 +235,11 @@ function parse(argv: string[]): Run {
   let parsed: ReturnType<typeof parseArgs>;
   try {
     parsed = parseArgs({
-      args: argv.slice(2),
-      options: Object.fromEntries(command.flags.map((f) => [f, { type: "string", multiple: true }])),
+      args: argv.slice(words),
+      options: Object.fromEntries([
+        ...command.flags.map((f) => [f, { type: "string", multiple: true }] as const),
+        ...(command.switches ?? []).map((f) => [f, { type: "boolean", multiple: true }] as const),
+      ]),
       allowPositionals: true,
       strict: true,
     });
@@ -217,9 +248,9 @@ function parse(argv: string[]): Run {
   }
   const flags: Record<string, string | undefined> = {};
   for (const [flag, values] of Object.entries(parsed.values)) {
-    const list = values as string[];
+    const list = values as Array<string | boolean>;
     if (list.length > 1) throw new BadInput(`--${flag} is given ${list.length} times`);
-    flags[flag] = list[0];
+    flags[flag] = String(list[0]);
   }
   for (const flag of command.required) {
     if (flags[flag] === undefined) throw new BadInput(`--${flag} is required (usage: ${command.usage})`);
@@ -242,7 +273,9 @@ function parseError(err: unknown): string {
   const { code, message } = err as { code?: string; message?: string };
   const option = /'(?:-\w, )?(--?[^' <]+)/.exec(message ?? "")?.[1] ?? "";
   if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") return `unknown flag '${option}'`;
-  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") return `${option} needs a value`;
+  if (code === "ERR_PARSE_ARGS_INVALID_OPTION_VALUE") {
+    return /does not take an argument/.test(message ?? "") ? `${option} takes no value` : `${option} needs a value`;
+  }
   return (message ?? String(err)).split("\n")[0]!;
 }
 

@@ -188,6 +188,8 @@ export async function setLineQuantity(owner: CartOwner, listingId: string, quant
   const cartId = await findCartId(owner);
   if (!cartId) return false;
   return db().$transaction(async (tx) => {
+    // Any change is activity: `admin -- cleanup` deletes only carts idle for 90 days.
+    await tx.$executeRaw`UPDATE carts SET updated_at = now() WHERE id = ${cartId}::uuid`;
     if (quantity === 0) {
       return (await tx.cartLine.deleteMany({ where: { cartId, listingId } })).count > 0;
     }

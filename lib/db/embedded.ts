@@ -109,6 +109,14 @@ function prismaOver(client: PGlite): PrismaClient {
 /** How long a start waits for a previous process on the same folder to finish exiting. */
 const LOCK_WAIT_MS = 15_000;
 
+function readLock(file: string): string | null {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
+}
+
 function lockHolder(file: string): number | null {
   let pid: number;
   try {
@@ -141,7 +149,23 @@ export function embeddedFolderHolder(dataDir: string): number | null {
 async function takeLock(dataDir: string): Promise<() => void> {
   const file = path.join(dataDir, "lock");
   const deadline = Date.now() + LOCK_WAIT_MS;
-  for (let holder = lockHolder(file); holder !== null; holder = lockHolder(file)) {
+  const token = `${process.pid} ${randomUUID()}`;
+  for (;;) {
+    const holder = lockHolder(file);
+    if (holder === null) {
+      // Created only if absent, so two processes starting at once cannot both take it; a lock
+      // left by a process that is gone is removed first.
+      try {
+        writeFileSync(file, token, { flag: "wx" });
+        break;
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+        // Empty: another process has just created it and is writing its pid.
+        if (readLock(file) !== "" && lockHolder(file) === null) rmSync(file, { force: true });
+        else await new Promise((r) => setTimeout(r, 20));
+        continue;
+      }
+    }
     if (Date.now() > deadline) {
       throw new Error(
         `The embedded database in ${dataDir} is open in another process (pid ${holder}). It serves one process ` +
@@ -150,8 +174,6 @@ async function takeLock(dataDir: string): Promise<() => void> {
     }
     await new Promise((r) => setTimeout(r, 100));
   }
-  const token = `${process.pid} ${randomUUID()}`;
-  writeFileSync(file, token);
   return () => {
     try {
       if (readFileSync(file, "utf8") === token) rmSync(file);

@@ -65,12 +65,17 @@ export function parseShippingAddress(input: AddressInput, prefix = "shipping_add
     line1: field(input, "line1", prefix, true)!,
     line2: field(input, "line2", prefix, false),
     city: field(input, "city", prefix, true)!,
-    state: field(input, "state", prefix, true)!,
+    // Outside the US an address may have no state.
+    state: field(input, "state", prefix, country === "US") ?? "",
     postal_code: field(input, "postal_code", prefix, true)!,
     country,
   };
-  if (country === "US" && !US_ZIP.test(address.postal_code)) {
-    throw new AppError("parameter_invalid", "Enter a US ZIP code: 5 digits, or 5+4 like 12345-6789.", `${prefix}postal_code`);
+  if (country === "US") {
+    // 9 digits typed without the dash are the same ZIP+4.
+    if (/^[0-9]{9}$/.test(address.postal_code)) address.postal_code = `${address.postal_code.slice(0, 5)}-${address.postal_code.slice(5)}`;
+    if (!US_ZIP.test(address.postal_code)) {
+      throw new AppError("parameter_invalid", "Enter a US ZIP code: 5 digits, or 5+4 like 12345-6789.", `${prefix}postal_code`);
+    }
   }
   return address;
 }

@@ -1,4 +1,6 @@
 import { randomUUID } from "node:crypto";
+import { defaultAddress } from "@/lib/accounts/addresses";
+import { defaultPaymentMethod } from "@/lib/accounts/payment-methods";
 import { normaliseEmail } from "@/lib/accounts/users";
 import { LINE_QUANTITY_MAX, type CartOwner } from "@/lib/cart/cart";
 import { isToken, tokenHash } from "@/lib/cart/token";
@@ -330,7 +332,7 @@ async function buyerOf(buyer: Buyer): Promise<{ userId: string | null; email: st
 
 async function addressOf(input: PlaceOrderInput, userId: string | null): Promise<ShippingAddressData> {
   if (input.shippingAddress) return parseShippingAddress(input.shippingAddress);
-  const address = userId ? await db().address.findFirst({ where: { userId, isDefault: true } }) : null;
+  const address = userId ? await defaultAddress(userId) : null;
   if (!address) {
     throw new AppError(
       "shipping_address_missing",
@@ -338,15 +340,7 @@ async function addressOf(input: PlaceOrderInput, userId: string | null): Promise
       "shipping_address",
     );
   }
-  return {
-    full_name: address.fullName,
-    line1: address.line1,
-    line2: address.line2,
-    city: address.city,
-    state: address.state,
-    postal_code: address.postalCode,
-    country: address.country,
-  };
+  return address;
 }
 
 async function payerOf(input: PlaceOrderInput, userId: string | null): Promise<Payer> {
@@ -357,7 +351,7 @@ async function payerOf(input: PlaceOrderInput, userId: string | null): Promise<P
     }
     return { provider: defaultProvider(), source: { kind: "card", number: digits } };
   }
-  const method = userId ? await db().paymentMethod.findFirst({ where: { userId, isDefault: true } }) : null;
+  const method = userId ? await defaultPaymentMethod(userId) : null;
   if (!method) {
     throw new AppError(
       "payment_method_missing",
@@ -365,7 +359,7 @@ async function payerOf(input: PlaceOrderInput, userId: string | null): Promise<P
       "payment_method",
     );
   }
-  return { provider: providerOf(method.provider), source: { kind: "saved", provider: method.provider, providerRef: method.providerRef, last4: method.last4 } };
+  return { provider: providerOf(method.provider), source: { kind: "saved", provider: method.provider, providerRef: method.provider_ref, last4: method.last4 } };
 }
 
 function lineParam(line: { position: number }): string {

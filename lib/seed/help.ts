@@ -138,13 +138,14 @@ quantities of an item in both are added together (up to 99 of one item), and a c
 ## Your account page
 
 **Your account** (at the top of every page once you are signed in) shows your name, e-mail
-address and role: shopper, store owner or marketplace admin. Store owners also find a link to
+address and role: shopper, store owner or marketplace admin, and your saved shipping addresses
+and payment method (see "Addresses and payment methods"). Store owners also find a link to
 their seller dashboard there, and marketplace admins a link to the marketplace settings.
 
 ## Signing out
 
 Choose **Sign out** on your account page. You are signed out on this browser; your account's
-cart stays with your account for next time.
+cart stays with your account for next time. A cart nobody has changed for 90 days is emptied.
 
 ## Security
 
@@ -220,6 +221,62 @@ the shipping address and a link to the order. Signed-in buyers' link leads to th
 in their account; a guest's link leads back to the confirmation page, which only that link
 opens, so keep the e-mail. Signed-in buyers follow their orders under **Account > Your orders**:
 see [Tracking your order](/help/tracking-your-order).
+`,
+  },
+  {
+    slug: "addresses-and-payment-methods",
+    title: "Addresses and payment methods",
+    summary: "Saving shipping addresses and the test card on your account, and choosing the defaults checkout uses.",
+    body: `# Addresses and payment methods
+
+Your account page (**Your account**, once you are signed in) keeps the shipping addresses and
+the payment method you use to check out. Only you can see or change them.
+
+## Shipping addresses
+
+Under **Shipping addresses**, fill in **Add an address** and choose **Save address**:
+
+- **Full name**, **Address line 1**, **City**, **ZIP code** and **Country** are needed;
+  **Address line 2** (an apartment, a suite) is optional.
+- **Country** is a 2-letter country code, such as \`US\`, \`CA\` or \`GB\`.
+- For a US address, **State** is the 2-letter code of the state (\`CA\`, \`NY\`) and the **ZIP code**
+  has 5 digits or 9 (\`94105\` or \`94105-1234\`). Outside the US, State is optional.
+- A field holds up to 100 characters (an address line 200, a ZIP code 20) and no control
+  characters such as line breaks.
+
+If something is not right, the form comes back with a message above it, the field in question
+marked, and what you typed still filled in.
+
+You can save up to **10 addresses**. To add another after that, delete one first.
+
+### Your default address
+
+Checkout ships to your **default** address, marked "Default" in the list.
+
+- The first address you save becomes your default.
+- Tick **Make this my default address** when you save a new one, or choose **Make default** on
+  any saved address, to change it.
+- Choose **Edit** to change an address; it stays your default if it was.
+- Choose **Delete** to remove one. If you delete your default address, the most recently saved
+  of the others becomes your default; if it was your only address, you have no default until you
+  save another.
+
+Orders you have already placed keep the address they were shipped to: changing or deleting a
+saved address does not change them.
+
+## Payment method
+
+This marketplace runs with a built-in **test payment provider**, so you can try checkout without
+a real card. Under **Payment method**, choose **Save the test card**: it appears as "Test card
+ending in 4242" and is always approved.
+
+- You never type a card number on your account page, and no card number is stored: a saved
+  payment method is only the provider's reference and what may be shown (its name and last 4
+  digits).
+- The first payment method you save becomes your **default**, the one checkout charges.
+  **Make default** chooses another when you have several; **Remove** deletes one (if it was the
+  default, the most recently saved of the others becomes the default, or none).
+- The test card can be saved once; saving it again changes nothing.
 `,
   },
   {

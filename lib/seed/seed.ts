@@ -25,6 +25,7 @@ import {
   type MidDef,
   type TopDef,
 } from "./catalog";
+import { makeDemoBuyer } from "../accounts/demo-buyer";
 import { hashPassword } from "../accounts/password";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./accounts";
 import { HELP_ARTICLES } from "./help";
@@ -678,6 +679,10 @@ export async function seedCatalog(db: PrismaClient, { products: total = DEFAULT_
   await insert(db, "users", s.users);
   await insert(db, "stores", s.stores);
   await insert(db, "store_owners", s.owners);
+  for (const account of DEMO_ACCOUNTS.filter((a) => a.demoBuyer)) {
+    const userId = rngFor(`user:${account.email}`).uuid();
+    await db.$transaction((tx) => makeDemoBuyer(tx, userId));
+  }
   await insert(db, "shipping_templates", s.templates);
   await insert(db, "shipping_rates", s.rates);
 

@@ -173,6 +173,145 @@ async function publicView(baseUrl: string) {
   };
 }
 
+const CLEANUP_LINE = /^cart_links=(\d+) carts=(\d+) idempotency_keys=(\d+) login_tokens=(\d+)$/;
+
+interface CleanupCounts {
+  cart_links: number;
+  carts: number;
+  idempotency_keys: number;
+  login_tokens: number;
+}
+
+function cleanupCounts(line: string): CleanupCounts {
+  const m = CLEANUP_LINE.exec(line);
+  if (!m) throw new Error(`not a cleanup summary: ${line}`);
+  return { cart_links: Number(m[1]), carts: Number(m[2]), idempotency_keys: Number(m[3]), login_tokens: Number(m[4]) };
+}
+
+/** What `cleanup` would delete now, counted with SQL. */
+async function cleanable(db: pg.Pool): Promise<CleanupCounts> {
+  const { rows } = await db.query(`SELECT
+    (SELECT count(*)::int FROM cart_links WHERE expires_at < now()) AS cart_links,
+    (SELECT count(*)::int FROM carts WHERE updated_at < now() - interval '90 days') AS carts,
+    (SELECT count(*)::int FROM idempotency_keys WHERE expires_at < now()) AS idempotency_keys,
+    (SELECT count(*)::int FROM login_tokens WHERE expires_at < now()) AS login_tokens`);
+  return rows[0];
+}
+
+interface OldData {
+  /** Rows cleanup must delete, by kind, and what must stay. */
+  gone: { carts: string[]; links: string[] };
+  kept: { carts: string[]; links: string[]; keys: string[]; tokens: string[] };
+  made: CleanupCounts;
+}
+
+/**
+ * Rows with old timestamps beside fresh ones: expired cart links (with their lines, opened by a
+ * fresh cart), carts idle for 91 days (anonymous and an account's, with lines, one having opened
+ * a fresh link), expired idempotency keys and sign-in links; and, each time, what must stay: a
+ * link still valid, carts changed 89 days ago and now, keys and sign-in links not yet expired.
+ * `bulk` more of each old kind, to span several batches.
+ */
+async function makeOldData(db: pg.Pool, tag: string, bulk = 0): Promise<OldData> {
+  const q = async (sql: string, params: unknown[] = []) => (await db.query(sql, params)).rows;
+  const [listing] = await q(`SELECT id FROM listings WHERE status = 'active' ORDER BY id LIMIT 1`);
+  const users = (await q(`SELECT id FROM users WHERE id NOT IN (SELECT user_id FROM carts WHERE user_id IS NOT NULL) ORDER BY id LIMIT 2`)).map((r) => r.id);
+  const cart = async (ago: string, userId: string | null) => {
+    const [row] = await q(
+      `INSERT INTO carts (token_hash, user_id, created_at, updated_at)
+       VALUES (CASE WHEN $1::uuid IS NULL THEN sha256(gen_random_uuid()::text::bytea) END, $1, now() - $2::interval, now() - $2::interval) RETURNING id`,
+      [userId, ago],
+    );
+    await q(`INSERT INTO cart_lines (cart_id, listing_id, quantity, price_cents, added_at) VALUES ($1, $2, 1, 100, now() - $3::interval)`, [row.id, listing.id, ago]);
+    return row.id as string;
+  };
+  const link = async (expiresIn: string) => {
+    const [row] = await q(
+      `INSERT INTO cart_links (token_hash, expires_at, created_at) VALUES (sha256(gen_random_uuid()::text::bytea), now() + $1::interval, now() - interval '8 days') RETURNING id`,
+      [expiresIn],
+    );
+    await q(`INSERT INTO cart_link_lines (link_id, listing_id, position, quantity, price_cents) VALUES ($1, $2, 0, 1, 100)`, [row.id, listing.id]);
+    return row.id as string;
+  };
+  const open = (cartId: string, linkId: string) => q(`INSERT INTO cart_link_opens (cart_id, link_id) VALUES ($1, $2)`, [cartId, linkId]);
+
+  const keptCarts = [await cart("89 days", null), await cart("1 minute", users[0])];
+  const goneCarts = [await cart("91 days", null), await cart("100 days", null), await cart("91 days", users[1])];
+  const keptLinks = [await link("7 days"), await link("1 hour")];
+  const goneLinks = [await link("-1 second"), await link("-1 day"), await link("-30 days")];
+  for (const linkId of goneLinks) await open(keptCarts[0]!, linkId);
+  await open(goneCarts[2]!, keptLinks[0]!);
+  await q(
+    `INSERT INTO idempotency_keys (owner, key, method, path, request_hash, status, response, created_at, expires_at)
+     SELECT 'cleanup-${tag}', k, 'POST', '/x', '\\x00', 200, '{}', now() - interval '2 days', now() + e::interval
+     FROM (VALUES ('old-1', '-1 hour'), ('old-2', '-1 day'), ('new-1', '1 hour')) AS v(k, e)`,
+  );
+  await q(
+    `INSERT INTO login_tokens (token_hash, email, expires_at)
+     SELECT sha256(('${tag}' || e)::bytea), 'cleanup-${tag}@example.com', now() + e::interval
+     FROM (VALUES ('-1 minute'), ('-2 days'), ('15 minutes')) AS v(e)`,
+  );
+  if (bulk > 0) {
+    await q(
+      `INSERT INTO idempotency_keys (owner, key, method, path, request_hash, status, response, created_at, expires_at)
+       SELECT 'cleanup-${tag}', 'bulk-' || i, 'POST', '/x', '\\x00', 200, '{}', now() - interval '2 days', now() - interval '1 day'
+       FROM generate_series(1, $1::int) AS i`,
+      [bulk],
+    );
+    await q(
+      `INSERT INTO carts (token_hash, created_at, updated_at)
+       SELECT sha256(('${tag}-' || i)::bytea), now() - interval '120 days', now() - interval '95 days' FROM generate_series(1, $1::int) AS i`,
+      [bulk],
+    );
+    await q(
+      `INSERT INTO cart_links (token_hash, expires_at, created_at)
+       SELECT sha256(('${tag}-link-' || i)::bytea), now() - interval '1 day', now() - interval '8 days' FROM generate_series(1, $1::int) AS i`,
+      [bulk],
+    );
+    await q(
+      `INSERT INTO login_tokens (token_hash, email, expires_at)
+       SELECT sha256(('${tag}-token-' || i)::bytea), 'cleanup-${tag}@example.com', now() - interval '1 day' FROM generate_series(1, $1::int) AS i`,
+      [bulk],
+    );
+  }
+  const keys = (await q(`SELECT owner || '/' || key AS k FROM idempotency_keys WHERE owner = $1 AND key LIKE 'new-%'`, [`cleanup-${tag}`])).map((r) => r.k);
+  const tokens = (await q(`SELECT encode(token_hash, 'hex') AS h FROM login_tokens WHERE email = $1 AND expires_at > now()`, [`cleanup-${tag}@example.com`])).map((r) => r.h);
+  return {
+    gone: { carts: goneCarts, links: goneLinks },
+    kept: { carts: keptCarts, links: keptLinks, keys, tokens },
+    made: { cart_links: 3 + bulk, carts: 3 + bulk, idempotency_keys: 2 + bulk, login_tokens: 2 + bulk },
+  };
+}
+
+/** After cleanup: the old rows and what cascades with them are gone; everything fresh is whole. */
+async function expectCleaned(db: pg.Pool, data: OldData) {
+  const n = async (sql: string, params: unknown[]) => (await db.query(sql, params)).rows[0].n as number;
+  expect(await cleanable(db)).toEqual({ cart_links: 0, carts: 0, idempotency_keys: 0, login_tokens: 0 });
+  expect(await n(`SELECT count(*)::int AS n FROM carts WHERE id = ANY($1::uuid[])`, [data.gone.carts])).toBe(0);
+  expect(await n(`SELECT count(*)::int AS n FROM cart_lines WHERE cart_id = ANY($1::uuid[])`, [data.gone.carts])).toBe(0);
+  expect(await n(`SELECT count(*)::int AS n FROM cart_links WHERE id = ANY($1::uuid[])`, [data.gone.links])).toBe(0);
+  expect(await n(`SELECT count(*)::int AS n FROM cart_link_lines WHERE link_id = ANY($1::uuid[])`, [data.gone.links])).toBe(0);
+  expect(await n(`SELECT count(*)::int AS n FROM cart_link_opens WHERE link_id = ANY($1::uuid[]) OR cart_id = ANY($2::uuid[])`, [data.gone.links, data.gone.carts])).toBe(0);
+  // Kept: the fresh carts with their lines, the valid links with theirs, fresh keys and tokens.
+  expect(await n(`SELECT count(*)::int AS n FROM carts WHERE id = ANY($1::uuid[])`, [data.kept.carts])).toBe(data.kept.carts.length);
+  expect(await n(`SELECT count(*)::int AS n FROM cart_lines WHERE cart_id = ANY($1::uuid[])`, [data.kept.carts])).toBe(data.kept.carts.length);
+  expect(await n(`SELECT count(*)::int AS n FROM cart_links WHERE id = ANY($1::uuid[])`, [data.kept.links])).toBe(data.kept.links.length);
+  expect(await n(`SELECT count(*)::int AS n FROM cart_link_lines WHERE link_id = ANY($1::uuid[])`, [data.kept.links])).toBe(data.kept.links.length);
+  expect(data.kept.keys).toHaveLength(1);
+  expect(await n(`SELECT count(*)::int AS n FROM idempotency_keys WHERE owner || '/' || key = ANY($1::text[])`, [data.kept.keys])).toBe(1);
+  expect(data.kept.tokens).toHaveLength(1);
+  expect(await n(`SELECT count(*)::int AS n FROM login_tokens WHERE encode(token_hash, 'hex') = ANY($1::text[])`, [data.kept.tokens])).toBe(1);
+}
+
+function plus(a: CleanupCounts, b: CleanupCounts): CleanupCounts {
+  return {
+    cart_links: a.cart_links + b.cart_links,
+    carts: a.carts + b.carts,
+    idempotency_keys: a.idempotency_keys + b.idempotency_keys,
+    login_tokens: a.login_tokens + b.login_tokens,
+  };
+}
+
 const TARGETS = [
   { label: "a PostgreSQL database (DATABASE_URL)", make: serverTarget, embedded: false, enabled: Boolean(process.env.DATABASE_URL) },
   { label: "an embedded folder (app stopped)", make: embeddedTarget, embedded: true, enabled: true },
@@ -348,6 +487,72 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
       expect(state.mails).toBe(2);
     }, 300_000);
 
+    it("user create --demo-buyer: a default US address and the saved test card as the default method; twice adds nothing", async () => {
+      const id = expectResult(await run("user", "create", "--email", "demo.buyer@example.com", "--password", "buyer-pass-1", "--name", "Bo Buyer", "--demo-buyer"), UUID);
+      expectResult(await run("user", "create", "--email", "demo.buyer@example.com", "--password", "buyer-pass-2", "--demo-buyer"), id);
+      // The seed's shopper is a demo buyer already: running it on that account adds nothing either.
+      expectResult(await run("user", "create", "--email", "demo-shopper@example.com", "--password", "demo-password", "--demo-buyer"), UUID);
+      await target.inspect(async (db) => {
+        const addresses = (
+          await db.query(
+            `SELECT u.email, a.full_name, a.line1, a.line2, a.city, a.state, a.postal_code, a.country, a.is_default
+             FROM addresses a JOIN users u ON u.id = a.user_id WHERE u.email IN ('demo.buyer@example.com', 'demo-shopper@example.com') ORDER BY u.email`,
+          )
+        ).rows;
+        expect(addresses).toEqual([
+          { email: "demo-shopper@example.com", full_name: "Dana Shopper", line1: "100 Market Street", line2: "Apt 4", city: "San Francisco", state: "CA", postal_code: "94105", country: "US", is_default: true },
+          { email: "demo.buyer@example.com", full_name: "Bo Buyer", line1: "100 Market Street", line2: "Apt 4", city: "San Francisco", state: "CA", postal_code: "94105", country: "US", is_default: true },
+        ]);
+        const methods = (
+          await db.query(
+            `SELECT u.email, p.provider, p.provider_ref, p.brand, p.last4, p.is_default
+             FROM payment_methods p JOIN users u ON u.id = p.user_id WHERE u.email IN ('demo.buyer@example.com', 'demo-shopper@example.com') ORDER BY u.email`,
+          )
+        ).rows;
+        expect(methods).toEqual(
+          ["demo-shopper@example.com", "demo.buyer@example.com"].map((email) => ({
+            email, provider: "test", provider_ref: "test_card", brand: "Test card", last4: "4242", is_default: true,
+          })),
+        );
+        const [user] = (await db.query(`SELECT password_hash FROM users WHERE id = $1`, [id])).rows;
+        expect(await verifyPassword("buyer-pass-2", user.password_hash)).toBe(true);
+      });
+    }, 300_000);
+
+    it("cleanup deletes expired cart links, idle carts, expired idempotency keys and sign-in links, counting each; again deletes nothing", async () => {
+      const { data, before } = await target.inspect(async (db) => {
+        const before = await cleanable(db);
+        return { data: await makeOldData(db, "once"), before };
+      });
+      const first = await run("cleanup");
+      expect(cleanupCounts(expectResult(first, CLEANUP_LINE))).toEqual(plus(before, data.made));
+      expect(expectResult(await run("cleanup"), CLEANUP_LINE)).toBe("cart_links=0 carts=0 idempotency_keys=0 login_tokens=0");
+      await target.inspect((db) => expectCleaned(db, data));
+    }, 300_000);
+
+    it("two cleanups at once: neither fails, nothing is counted twice, nothing fresh is deleted", async () => {
+      // Enough old rows for several batches of each kind.
+      const { data, before } = await target.inspect(async (db) => {
+        const before = await cleanable(db);
+        return { data: await makeOldData(db, "twice", 2_500), before };
+      });
+      const both = await Promise.all([run("cleanup"), run("cleanup")]);
+      let total: CleanupCounts = { cart_links: 0, carts: 0, idempotency_keys: 0, login_tokens: 0 };
+      let succeeded = 0;
+      for (const ran of both) {
+        if (embedded && ran.code === 1) {
+          // The embedded folder serves one process at a time: the other run says so and does nothing.
+          expectRefusal(ran, /embedded database in .* is open in another process \(pid \d+\)/, 1);
+          continue;
+        }
+        total = plus(total, cleanupCounts(expectResult(ran, CLEANUP_LINE)));
+        succeeded += 1;
+      }
+      expect(succeeded).toBeGreaterThanOrEqual(embedded ? 1 : 2);
+      expect(total).toEqual(plus(before, data.made));
+      await target.inspect((db) => expectCleaned(db, data));
+    }, 300_000);
+
     it("bad input: a one-line reason, a non-zero exit, nothing changed", async () => {
       // "db": refused once the database is open (the others are refused before it is opened).
       const cases: Array<[string[], RegExp, "db"?]> = [
@@ -365,6 +570,10 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
         [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--name", "two\nlines"], /--name: /],
         [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--role", "superuser"], /--role is one of shopper, store_owner, admin/],
         [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--role", "shopper", "--store", "fixture-store-a"], /--role: /],
+        [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--demo-buyer=yes"], /--demo-buyer takes no value/],
+        [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--demo-buyer", "--demo-buyer"], /--demo-buyer is given 2 times/],
+        [["cleanup", "now"], /unexpected argument 'now'/],
+        [["cleanup", "--force"], /unknown flag '--force'/],
         [["user", "create", "--email", "x@example.com", "--password", "long-enough-1", "--store", "no-such-store"], /--store: no store has the slug 'no-such-store'/i, "db"],
         // An existing account with a bad --store keeps its password.
         [["user", "create", "--email", "new.owner@example.com", "--password", "third-pass-3", "--store", "no-such-store"], /--store: no store has the slug/i, "db"],
@@ -412,7 +621,7 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
     it("--help prints the usage of every command", async () => {
       const ran = await run("--help");
       expect(ran.code).toBe(0);
-      for (const command of ["user create", "key create", "key revoke", "setting set", "store set-status", "order mark"]) {
+      for (const command of ["user create", "key create", "key revoke", "setting set", "store set-status", "order mark", "cleanup", "--demo-buyer"]) {
         expect(ran.stdout).toContain(command);
       }
     }, 60_000);

@@ -1,19 +1,36 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { listAddresses } from "@/lib/accounts/addresses";
+import { listPaymentMethods } from "@/lib/accounts/payment-methods";
 import { getSessionUser } from "@/lib/auth/session";
+import { TEST_CARD } from "@/lib/payments";
+import { decodeFlash } from "@/lib/seller/dashboard/flash";
+import { Notice } from "@/app/seller/_components/forms";
+import { AddressesSection } from "./_components/AddressesSection";
+import { PaymentMethodsSection } from "./_components/PaymentMethodsSection";
+import { ACCOUNT_NOTICES } from "./_lib/notices";
+import { one, type SearchParams } from "./_lib/post";
 
 export const metadata: Metadata = { title: "Your account", robots: { index: false } };
 
 const ROLE_LABELS = { shopper: "Shopper", store_owner: "Store owner", admin: "Marketplace admin" } as const;
 
-/** The signed-in person's profile, where they can go from here, and signing out. */
-export default async function AccountPage() {
+/**
+ * The signed-in person's profile, saved shipping addresses and payment method, where they can go
+ * from here, and signing out.
+ */
+export default async function AccountPage({ searchParams }: { searchParams: SearchParams }) {
   const user = await getSessionUser();
   if (!user) redirect("/signin?next=%2Faccount");
+  const params = await searchParams;
+  const flash = decodeFlash(one(params.flash));
+  const [addresses, methods] = await Promise.all([listAddresses(user.id), listPaymentMethods(user.id)]);
+  const testCardSaved = methods.some((m) => m.provider === TEST_CARD.provider && m.provider_ref === TEST_CARD.providerRef);
   return (
     <main className="page" data-page="account">
       <h1>Your account</h1>
+      <Notice notices={ACCOUNT_NOTICES} notice={one(params.notice)} />
       <section aria-labelledby="profile-heading">
         <h2 id="profile-heading">Profile</h2>
         <dl className="profile">
@@ -27,6 +44,8 @@ export default async function AccountPage() {
           </dd>
         </dl>
       </section>
+      <AddressesSection addresses={addresses} flash={flash} defaultName={user.name ?? ""} />
+      <PaymentMethodsSection methods={methods} flash={flash} testCardSaved={testCardSaved} />
       <nav aria-label="Account">
         <ul>
           <li>

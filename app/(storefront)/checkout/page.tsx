@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { cookies } from "next/headers";
+import { defaultAddress } from "@/lib/accounts/addresses";
+import { defaultPaymentMethod } from "@/lib/accounts/payment-methods";
 import { getSessionUser } from "@/lib/auth/session";
 import { CART_COOKIE } from "@/lib/cart/cookie";
 import { newToken } from "@/lib/cart/token";
 import { formatCents } from "@/lib/catalog/money";
-import { db } from "@/lib/db";
 import { ADDRESS_LIMITS } from "@/lib/orders/address";
 import { quoteCheckout, type Quote, type QuoteChange } from "@/lib/orders/checkout";
 import { CONDITION_LABELS } from "@/lib/schemas/catalog";
@@ -43,8 +44,8 @@ export default async function CheckoutPage({ searchParams }: Props) {
   const refusal = refusalOf(jar.get(FLASH_COOKIE)?.value, params.refused);
   const [address, card] = user
     ? await Promise.all([
-        db().address.findFirst({ where: { userId: user.id, isDefault: true } }),
-        db().paymentMethod.findFirst({ where: { userId: user.id, isDefault: true } }),
+        defaultAddress(user.id),
+        defaultPaymentMethod(user.id),
       ])
     : [null, null];
   const country = address?.country ?? "US";
@@ -114,8 +115,8 @@ export default async function CheckoutPage({ searchParams }: Props) {
               <label className="check">
                 <input type="radio" name="address" value="saved" defaultChecked />
                 <span data-saved-address="true">
-                  {address.fullName}, {address.line1}
-                  {address.line2 ? `, ${address.line2}` : ""}, {address.city}, {address.state} {address.postalCode}, {address.country}
+                  {address.full_name}, {address.line1}
+                  {address.line2 ? `, ${address.line2}` : ""}, {address.city}, {address.state} {address.postal_code}, {address.country}
                 </span>
               </label>
               <p className="muted">

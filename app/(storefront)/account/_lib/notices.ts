@@ -1,0 +1,11 @@
+/** What a successful post on /account says on the page it leads to (`?notice=`). */
+export const ACCOUNT_NOTICES: Record<string, string> = {
+  address_added: "Address saved.",
+  address_saved: "Address updated.",
+  address_default: "Default address changed: checkout ships there from now on.",
+  address_deleted: "Address deleted.",
+  card_saved: "The test card is saved.",
+  card_kept: "The test card was saved already.",
+  method_default: "Default payment method changed.",
+  method_removed: "Payment method removed.",
+};

@@ -1,0 +1,13 @@
+import { removePaymentMethod } from "@/lib/accounts/payment-methods";
+import { formRoute } from "@/lib/http/form";
+import { accountPath, answerRefusal, seeOther } from "../../../_lib/post";
+
+export const POST = formRoute({ name: "account.payment_methods.remove", session: "required" }, async ({ request, form, user }) => {
+  const [, id = ""] = accountPath(request);
+  try {
+    await removePaymentMethod(user!.id, id);
+    return seeOther("/account?notice=method_removed");
+  } catch (err) {
+    return answerRefusal(err, "/account", "payment-method", form);
+  }
+});

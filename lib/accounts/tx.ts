@@ -1,0 +1,29 @@
+import { db, type Prisma } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+
+/** A client or an open transaction: what the account functions take. */
+export type Db = Prisma.TransactionClient | ReturnType<typeof db>;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Whether a value can be an id at all (anything else is simply not found, never a database error). */
+export function isUuid(value: unknown): value is string {
+  return typeof value === "string" && UUID.test(value);
+}
+
+/**
+ * Runs `fn` in `tx` when the caller has a transaction open, else in a new one. (Explicit: nested
+ * transactions are savepoints, which the embedded database's adapter does not support.)
+ */
+export function inTx<T>(tx: Prisma.TransactionClient | undefined, fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
+  return tx ? fn(tx) : db().$transaction(fn);
+}
+
+/**
+ * Locks the account's row until the transaction ends: changes to one account's saved addresses or
+ * payment methods take turns, so limits and the one-default rule hold under concurrent posts.
+ */
+export async function lockUser(tx: Prisma.TransactionClient, userId: string): Promise<void> {
+  const rows = isUuid(userId) ? await tx.$queryRaw<unknown[]>`SELECT 1 FROM users WHERE id = ${userId}::uuid FOR UPDATE` : [];
+  if (rows.length === 0) throw new AppError("parameter_invalid", "No account has this id.", "user");
+}
