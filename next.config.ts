@@ -11,7 +11,8 @@ const nextConfig: NextConfig = {
   experimental: { authInterrupts: true },
   // The database drivers run on the Node runtime, unbundled (PGlite loads its WebAssembly and
   // extension files from its own package folder).
-  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@electric-sql/pglite", "pglite-prisma-adapter"],
+  // oidc-provider (the OAuth authorization server) is a Node (Koa) application, loaded as is.
+  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@electric-sql/pglite", "pglite-prisma-adapter", "oidc-provider"],
   async headers() {
     return [
       ...PUBLIC_PAGES.map((source) => ({

@@ -43,13 +43,22 @@ export const ERROR_TABLE = {
   product_not_found: { status: 404, type: "not_found_error", description: "No such product (creating a seller listing: 400, naming `product_id` or `gtin`)." },
   help_article_not_found: { status: 404, type: "not_found_error", description: "No published help article has this slug." },
 
-  // Callers: API keys (and later OAuth tokens)
+  // Callers: store API keys
   api_key_missing: { status: 401, type: "authentication_error", description: "No `Authorization: Bearer <key>` header." },
   api_key_invalid: { status: 401, type: "authentication_error", description: "The key is malformed, unknown or its secret is wrong, or the header is not `Bearer <key>`." },
   api_key_revoked: { status: 401, type: "authentication_error", description: "The key was revoked." },
   api_key_in_query: { status: 400, type: "invalid_request_error", description: "A key was sent in the query string; send it only in the Authorization header (and revoke it: URLs are logged)." },
   scope_missing: { status: 403, type: "permission_error", description: "The key lacks the scope this operation needs; the message names it." },
   store_inactive: { status: 403, type: "permission_error", description: "The key's store is suspended or closed." },
+
+  // Callers: OAuth access tokens (buyer API, agent MCP)
+  token_missing: { status: 401, type: "authentication_error", description: "No `Authorization: Bearer <access token>` header; `WWW-Authenticate` points at the resource metadata." },
+  token_invalid: {
+    status: 401,
+    type: "authentication_error",
+    description: "The access token is malformed, unknown, expired, revoked or issued for another resource, or the header is not `Bearer <token>`.",
+  },
+  token_in_query: { status: 400, type: "invalid_request_error", description: "An access token was sent in the query string; send it only in the Authorization header." },
 
   // Idempotency
   idempotency_key_reused: { status: 422, type: "idempotency_error", description: "The Idempotency-Key was used with another body or path." },
@@ -79,6 +88,10 @@ export const ERROR_TABLE = {
   listing_unavailable: { status: 409, type: "conflict_error", description: "A line's offer can no longer be bought (inactive, unlisted or gone); `param` names the line and `listing_id` the offer." },
   cart_changed: { status: 409, type: "conflict_error", description: "The cart's lines or quantities differ from the ones the buyer was shown (changed elsewhere); nothing was placed." },
   total_changed: { status: 409, type: "conflict_error", description: "The total differs from `expected_total_cents`; `total_cents` carries the new total." },
+  agentic_checkout_disabled: { status: 403, type: "permission_error", description: "The marketplace does not let agents place orders (setting `agentic_checkout` is off)." },
+  agentic_purchasing_off: { status: 403, type: "permission_error", description: "The account holder has not turned on \"Let agents place orders\" on /account/agents." },
+  per_order_limit_exceeded: { status: 403, type: "permission_error", description: "The order's total is above the holder's per-order limit for agents." },
+  monthly_limit_exceeded: { status: 403, type: "permission_error", description: "The order's total is above what is left of the holder's monthly limit for agents." },
   payment_declined: { status: 402, type: "payment_error", description: "The payment method was declined; nothing was placed and no stock was taken." },
   shipping_address_missing: { status: 400, type: "invalid_request_error", description: "The account has no default shipping address; its holder sets one on /account." },
   payment_method_missing: { status: 400, type: "invalid_request_error", description: "The account has no default payment method; its holder sets one on /account." },
@@ -125,12 +138,18 @@ export interface AppErrorOptions {
    * `product_not_found`, while retrieving an unknown product is a 404).
    */
   asInvalidRequest?: boolean;
+  /**
+   * Every scope the refused call needs (a `scope_missing` raised by the domain, such as agentic
+   * checkout's last check): an OAuth surface names them in its `insufficient_scope` challenge.
+   */
+  requiredScopes?: readonly string[];
 }
 
 export class AppError extends Error {
   readonly extra?: Record<string, unknown>;
   readonly headers?: Record<string, string>;
   readonly asInvalidRequest: boolean;
+  readonly requiredScopes?: readonly string[];
 
   constructor(
     readonly code: ErrorCode,
@@ -143,6 +162,7 @@ export class AppError extends Error {
     this.extra = options.extra;
     this.headers = options.headers;
     this.asInvalidRequest = options.asInvalidRequest ?? false;
+    this.requiredScopes = options.requiredScopes;
   }
 
   get status(): number {

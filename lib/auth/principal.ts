@@ -2,8 +2,7 @@ import type { Role } from "@/lib/accounts/users";
 
 /**
  * Who is calling. Every authenticated door resolves its credential to one of these, and the scope
- * check (lib/auth/scopes.ts) reads `scopes` of the kinds that carry them. OAuth tokens will
- * resolve to a principal of their own kind beside the API key's.
+ * check (lib/auth/scopes.ts) reads `scopes` of the kinds that carry them.
  */
 export interface ApiKeyPrincipal {
   kind: "api_key";
@@ -22,7 +21,23 @@ export interface UserPrincipal {
   role: Role;
 }
 
-export type Principal = ApiKeyPrincipal | UserPrincipal;
+/**
+ * An agent holding an OAuth access token an account holder granted (buyer API, agent MCP). It acts
+ * for `userId` with the scopes the holder ticked on the consent screen, nothing more.
+ */
+export interface OAuthPrincipal {
+  kind: "oauth";
+  /** The account holder the token acts for. */
+  userId: string;
+  /** The grant (one holder's consent to one client): the rate-limit bucket and the unit of revocation. */
+  grantId: string;
+  /** The OAuth client (the agent) the token was issued to. */
+  clientId: string;
+  /** The scopes granted, as issued (the hierarchy is applied by the scope check). */
+  scopes: string[];
+}
+
+export type Principal = ApiKeyPrincipal | UserPrincipal | OAuthPrincipal;
 
 /** The key under which a principal's rate-limit bucket and idempotency records are kept. */
 export function principalKey(principal: Principal): string {
@@ -31,6 +46,8 @@ export function principalKey(principal: Principal): string {
       return `api_key:${principal.apiKeyId}`;
     case "user":
       return `user:${principal.userId}`;
+    case "oauth":
+      return `oauth_grant:${principal.grantId}`;
   }
 }
 
