@@ -48,15 +48,19 @@ export const ERROR_TABLE = {
   api_key_invalid: { status: 401, type: "authentication_error", description: "The key is malformed, unknown or its secret is wrong, or the header is not `Bearer <key>`." },
   api_key_revoked: { status: 401, type: "authentication_error", description: "The key was revoked." },
   api_key_in_query: { status: 400, type: "invalid_request_error", description: "A key was sent in the query string; send it only in the Authorization header (and revoke it: URLs are logged)." },
-  scope_missing: { status: 403, type: "permission_error", description: "The key lacks the scope this operation needs; the message names it." },
+  scope_missing: {
+    status: 403,
+    type: "permission_error",
+    description: "The key or token lacks a scope this operation needs; the message names it (for a token, `WWW-Authenticate` says `error=\"insufficient_scope\"` and lists every scope needed).",
+  },
   store_inactive: { status: 403, type: "permission_error", description: "The key's store is suspended or closed." },
 
   // Callers: OAuth access tokens (buyer API, agent MCP)
   token_missing: { status: 401, type: "authentication_error", description: "No `Authorization: Bearer <access token>` header; `WWW-Authenticate` points at the resource metadata." },
-  token_invalid: {
+  invalid_token: {
     status: 401,
     type: "authentication_error",
-    description: "The access token is malformed, unknown, expired, revoked or issued for another resource, or the header is not `Bearer <token>`.",
+    description: "The access token is malformed, unknown, expired, revoked or issued for the other resource, or the header is not `Bearer <token>`; `WWW-Authenticate` says `error=\"invalid_token\"`.",
   },
   token_in_query: { status: 400, type: "invalid_request_error", description: "An access token was sent in the query string; send it only in the Authorization header." },
 

@@ -1,8 +1,10 @@
-import type { Scope } from "@/lib/auth/scopes";
+import type { BuyerScope, Scope } from "@/lib/auth/scopes";
+import type { ResourceName } from "@/lib/oauth/resources";
 import type { ErrorCode } from "@/lib/errors";
 import type { RateLimitPolicy } from "@/lib/ratelimit";
 import type { Policy } from "./pipeline";
 import { apiKeyCaller } from "./policies/api-key";
+import { oauthCaller, requireTokenScopes } from "./policies/oauth-token";
 import { publicCors } from "./policies/public-cors";
 import { callerRateLimit, ipRateLimit } from "./policies/rate-limit";
 import { requireScopes } from "./policies/scope";
@@ -31,6 +33,21 @@ export function apiKeyAccess(scopes: readonly Scope[]): Access {
     policies: [apiKeyCaller, callerRateLimit("seller"), requireScopes(scopes)],
     security: [{ [API_KEY_SCHEME]: [...scopes] }],
     errors: ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_in_query", "scope_missing", "store_inactive", "rate_limited"],
+  };
+}
+
+export const OAUTH_SCHEME = "oauth2";
+
+/**
+ * An OAuth access token issued for `resource` (RFC 8707 audience) granting `scopes`; one bucket
+ * per grant across the buyer API and the agent MCP server. `scopes` empty: any valid token (an
+ * operation whose scope the domain checks last, as agentic checkout does).
+ */
+export function oauthAccess(resource: ResourceName, scopes: readonly BuyerScope[], documentedScopes: readonly BuyerScope[] = scopes): Access {
+  return {
+    policies: [oauthCaller(resource), callerRateLimit("buyer"), requireTokenScopes(scopes)],
+    security: [{ [OAUTH_SCHEME]: [...documentedScopes] }],
+    errors: ["token_missing", "invalid_token", "token_in_query", "scope_missing", "rate_limited"],
   };
 }
 

@@ -35,6 +35,8 @@ describe("schema.prisma matches the migrated database", () => {
     "orderEvent",
     "return",
     "returnLine",
+    "oAuthRecord",
+    "agentConnection",
   ] as const;
 
   it.each(models)("%s: findFirst selects every column", async (model) => {
