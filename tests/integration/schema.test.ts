@@ -35,6 +35,7 @@ describe("schema.prisma matches the migrated database", () => {
     "orderEvent",
     "return",
     "returnLine",
+    "agentSettings",
   ] as const;
 
   it.each(models)("%s: findFirst selects every column", async (model) => {
