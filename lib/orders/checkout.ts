@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
-import { getAgentSettings, agentSpendThisMonth } from "@/lib/agents/settings";
 import { defaultAddress } from "@/lib/accounts/addresses";
 import { defaultPaymentMethod } from "@/lib/accounts/payment-methods";
 import { normaliseEmail } from "@/lib/accounts/users";
+import { agentSpendThisMonth, getAgentSettings } from "@/lib/agents/settings";
 import { effectiveScopes } from "@/lib/auth/scopes";
 import { LINE_QUANTITY_MAX, type CartOwner } from "@/lib/cart/cart";
 import { isToken, tokenHash } from "@/lib/cart/token";
