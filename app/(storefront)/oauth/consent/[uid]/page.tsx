@@ -50,7 +50,7 @@ export default async function ConsentPage({ params }: Props) {
           {request.scopes.map((scope) => (
             <label className="check" key={scope}>
               <input type="checkbox" name="scope" value={scope} defaultChecked />
-              {SCOPE_TEXT[scope]}
+              <span className="check-text">{SCOPE_TEXT[scope]}</span>
             </label>
           ))}
         </fieldset>
