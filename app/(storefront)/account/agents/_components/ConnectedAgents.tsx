@@ -20,7 +20,7 @@ export function ConnectedAgents({ connections, spentByGrant }: { connections: Ag
       {connections.length === 0 ? (
         <p className="muted">No agent is connected. An agent connects when you allow it on the consent screen it sends you to.</p>
       ) : (
-        <ul className="saved-list">
+        <ul className="agent-list">
           {connections.map((c) => (
             <li key={c.grant_id} data-grant-id={c.grant_id} data-client-id={c.client_id}>
               <p>
