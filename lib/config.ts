@@ -23,6 +23,12 @@ const Env = z
     EMAIL_DELIVERY: z.enum(["outbox"]).default("outbox"),
     /** `on` serves /dev/outbox in production too (it shows sign-in links: tests and demos only). */
     DEV_OUTBOX: z.enum(["on", "off"]).optional(),
+    /**
+     * Tests only: `on` lets the OAuth server fetch client ID metadata documents from loopback
+     * addresses (127.0.0.0/8, ::1, localhost), where a test serves them. Private, link-local and
+     * other special-use addresses stay refused; never set it in production.
+     */
+    OAUTH_CIMD_ALLOW_LOOPBACK: z.enum(["on", "off"]).default("off"),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
@@ -46,6 +52,8 @@ export interface AppConfig {
   emailDelivery: "outbox";
   /** Whether /dev/outbox is served: always outside production, in production only with DEV_OUTBOX=on. */
   devOutbox: boolean;
+  /** Tests only: client ID metadata documents may be fetched from loopback addresses. */
+  oauthCimdAllowLoopback: boolean;
 }
 
 let cached: AppConfig | undefined;
@@ -67,6 +75,7 @@ export function config(): AppConfig {
     authSecret: env.AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
     emailDelivery: env.EMAIL_DELIVERY,
     devOutbox: env.NODE_ENV !== "production" ? env.DEV_OUTBOX !== "off" : env.DEV_OUTBOX === "on",
+    oauthCimdAllowLoopback: env.OAUTH_CIMD_ALLOW_LOOPBACK === "on",
   };
   return cached;
 }

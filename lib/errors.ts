@@ -62,6 +62,10 @@ export const ERROR_TABLE = {
     type: "authentication_error",
     description: "The access token is malformed, unknown, expired, revoked or issued for the other resource, or the header is not `Bearer <token>`; `WWW-Authenticate` says `error=\"invalid_token\"`.",
   },
+  agent_connection_not_found: { status: 404, type: "not_found_error", description: "No live connected agent of this account has that grant id." },
+  consent_request_gone: { status: 404, type: "not_found_error", description: "The authorization request is over (answered, expired or started in another browser)." },
+  consent_already_answered: { status: 409, type: "conflict_error", description: "This authorization request was already answered." },
+  consent_wrong_account: { status: 403, type: "permission_error", description: "The consent form was shown to another account than the one signed in now." },
   token_in_query: { status: 400, type: "invalid_request_error", description: "An access token was sent in the query string; send it only in the Authorization header." },
 
   // Idempotency

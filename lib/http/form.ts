@@ -21,8 +21,10 @@ export interface FormRouteOptions {
 
 export interface FormContext {
   request: NextRequest;
-  /** The posted fields (strings only; files are dropped). */
+  /** The posted fields (strings only; files are dropped); a repeated field keeps its last value. */
   form: Record<string, string>;
+  /** Every value posted under `name`, in order (a group of checkboxes sharing one name). */
+  all: (name: string) => string[];
   /** The signed-in person, when the route reads the session. */
   user: SessionUser | null;
   requestId: string;
@@ -46,6 +48,7 @@ export function formRoute(options: FormRouteOptions, handler: (ctx: FormContext)
     handler({
       request: ctx.request,
       form: ctx.body as Record<string, string>,
+      all: (name) => ctx.formLists?.[name] ?? [],
       user: ctx.sessionUser ?? null,
       requestId: ctx.requestId,
     }),

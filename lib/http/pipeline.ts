@@ -28,6 +28,8 @@ export interface RequestCtx {
   params: Record<string, string>;
   query?: unknown;
   body?: unknown;
+  /** Set by the form policy: every value of each posted field, in order (repeated checkboxes). */
+  formLists?: Record<string, string[]>;
   /** Set by the transaction policy: the database transaction the handler must write in. */
   tx?: Prisma.TransactionClient;
   /** Set by the cache policy: the response is shared-cacheable and revalidates by ETag. */

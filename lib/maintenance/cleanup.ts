@@ -8,7 +8,9 @@
  *   of date, and every change to a cart (an add, a quantity, a cart link, a merge at sign-in)
  *   moves `updated_at`, so a cart in use is never idle. Its lines go with it;
  * - idempotency keys past `expires_at` (the API answers as if they were gone already);
- * - sign-in links (login tokens) past `expires_at` (they no longer sign anyone in).
+ * - sign-in links (login tokens) past `expires_at` (they no longer sign anyone in);
+ * - OAuth server records past `expires_at` (codes, tokens, grants, sessions, interactions of
+ *   lib/oauth/adapter.ts, which already reads them as absent); clients have no expiry and stay.
  *
  * Safe to run at any time, twice, and two at once: it deletes in batches of BATCH rows, each batch
  * its own short transaction that first takes one transaction-scoped advisory lock, so batches of
@@ -29,6 +31,7 @@ export interface CleanupCounts {
   carts: number;
   idempotency_keys: number;
   login_tokens: number;
+  oauth_records: number;
 }
 
 /** The one summary line the command prints. */
@@ -86,5 +89,14 @@ export async function cleanup(client: PrismaClient): Promise<CleanupCounts> {
       )
       DELETE FROM login_tokens t USING doomed WHERE t.token_hash = doomed.token_hash`,
   );
-  return { cart_links, carts, idempotency_keys, login_tokens };
+  // The same rows as deleteExpiredOAuthRecords (lib/oauth/adapter.ts), in batches like the rest.
+  const oauth_records = await drain(
+    client,
+    (tx, limit) => tx.$executeRaw`
+      WITH doomed AS (
+        SELECT model, id_hash FROM oauth_records WHERE expires_at <= now() ORDER BY expires_at LIMIT ${limit} FOR UPDATE SKIP LOCKED
+      )
+      DELETE FROM oauth_records t USING doomed WHERE t.model = doomed.model AND t.id_hash = doomed.id_hash`,
+  );
+  return { cart_links, carts, idempotency_keys, login_tokens, oauth_records };
 }

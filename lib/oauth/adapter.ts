@@ -61,12 +61,19 @@ export class PrismaOAuthAdapter implements Adapter {
              payload = payload || jsonb_build_object('consumed', floor(extract(epoch FROM now()))::bigint)
        WHERE model = ${this.model} AND id_hash = ${hashOAuthId(id)} AND consumed_at IS NULL`;
     if (consumed === 0 && SINGLE_USE.has(this.model)) {
+      // Lost a race for a code or refresh token: the other request redeemed it first. As with a
+      // replay oidc-provider detects itself, the whole grant ends (RFC 9700 section 4.14.2).
+      const row = await db().oAuthRecord.findUnique({ where: { model_idHash: { model: this.model, idHash: hashOAuthId(id) } }, select: { grantId: true } });
+      if (row?.grantId) await endGrant(row.grantId);
       throw new errors.InvalidGrant(`${this.model === "RefreshToken" ? "refresh token" : "grant"} already used`);
     }
   }
 
   async destroy(id: string): Promise<void> {
     await db().oAuthRecord.deleteMany({ where: { model: this.model, idHash: hashOAuthId(id) } });
+    // oidc-provider destroys a Grant when it revokes it (refresh-token or code replay, RFC 7009
+    // revocation of a refresh token): the holder's connection ends with it.
+    if (this.model === "Grant") await markConnectionRevoked(id);
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
@@ -84,6 +91,17 @@ export class PrismaOAuthAdapter implements Adapter {
 export async function destroyGrantRecords(grantId: string): Promise<number> {
   const { count } = await db().oAuthRecord.deleteMany({ where: { grantId } });
   return count;
+}
+
+/** Marks the holder's connection of a grant as revoked (it leaves /account/agents). */
+export async function markConnectionRevoked(grantId: string): Promise<void> {
+  await db().$executeRaw`UPDATE agent_connections SET revoked_at = now() WHERE grant_id = ${grantId} AND revoked_at IS NULL`;
+}
+
+/** Ends a grant at once: its connection is marked revoked, then the grant and its codes and tokens go. */
+export async function endGrant(grantId: string): Promise<void> {
+  await markConnectionRevoked(grantId);
+  await destroyGrantRecords(grantId);
 }
 
 /** Removes expired records (the cleanup command); answers how many went. */

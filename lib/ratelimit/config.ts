@@ -12,6 +12,8 @@ export const RATE_LIMITS = {
   auth_failure: { capacity: 30, refillPerSecond: 5 }, // failed authentications, per client IP
   form: { capacity: 30, refillPerSecond: 5 }, // HTML form posts (cart, account, dashboard), per client IP
   sign_in: { capacity: 10, refillPerSecond: 1 }, // password and sign-in-link attempts, per client IP
+  oauth_register: { capacity: 10, refillPerSecond: 10 / 3600 }, // OAuth client registration (RFC 7591): 10 an hour per client IP
+  oauth_token: { capacity: 30, refillPerSecond: 5 }, // OAuth token and revocation endpoints, per client IP
 } as const;
 
 export type RateLimitPolicy = keyof typeof RATE_LIMITS;

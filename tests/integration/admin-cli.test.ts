@@ -173,7 +173,7 @@ async function publicView(baseUrl: string) {
   };
 }
 
-const CLEANUP_LINE = /^cart_links=(\d+) carts=(\d+) idempotency_keys=(\d+) login_tokens=(\d+)$/;
+const CLEANUP_LINE = /^cart_links=(\d+) carts=(\d+) idempotency_keys=(\d+) login_tokens=(\d+) oauth_records=(\d+)$/;
 
 interface CleanupCounts {
   cart_links: number;
@@ -526,7 +526,7 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
       });
       const first = await run("cleanup");
       expect(cleanupCounts(expectResult(first, CLEANUP_LINE))).toEqual(plus(before, data.made));
-      expect(expectResult(await run("cleanup"), CLEANUP_LINE)).toBe("cart_links=0 carts=0 idempotency_keys=0 login_tokens=0");
+      expect(expectResult(await run("cleanup"), CLEANUP_LINE)).toBe("cart_links=0 carts=0 idempotency_keys=0 login_tokens=0 oauth_records=0");
       await target.inspect((db) => expectCleaned(db, data));
     }, 300_000);
 

@@ -9,4 +9,5 @@ export const ACCOUNT_NOTICES: Record<string, string> = {
   method_default: "Default payment method changed.",
   method_removed: "Payment method removed.",
   agent_settings_saved: "Agent settings saved.",
+  agent_revoked: "Agent disconnected: its access ended at once.",
 };

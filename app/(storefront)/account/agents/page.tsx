@@ -1,32 +1,36 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { AGENT_SETTINGS_LABELS, agentSpendThisMonth, getAgentSettings, limitFieldText } from "@/lib/agents/settings";
+import { AGENT_SETTINGS_LABELS, agentSpendByGrant, agentSpendThisMonth, getAgentSettings, limitFieldText } from "@/lib/agents/settings";
 import { getSessionUser } from "@/lib/auth/session";
 import { formatCents } from "@/lib/catalog/money";
 import { decodeFlash } from "@/lib/seller/dashboard/flash";
+import { listConnections } from "@/lib/oauth/connections";
 import { getSetting } from "@/lib/settings";
 import { FormState, Notice } from "@/app/seller/_components/forms";
 import { ACCOUNT_NOTICES } from "../_lib/notices";
 import { one, type SearchParams } from "../_lib/post";
+import { ConnectedAgents } from "./_components/ConnectedAgents";
 
 export const metadata: Metadata = { title: "Agents", robots: { index: false } };
 export const dynamic = "force-dynamic";
 
 /**
  * What agents may do for the signed-in holder: the agent settings (may agents place orders, and
- * within which limits) with this month's agent spend. Agents connected over OAuth are listed here
- * too (the "Connected agents" section below).
+ * within which limits) with this month's agent spend, and the agents connected over OAuth, each
+ * with its scopes, first and last use, this month's spend and a "Revoke" button.
  */
 export default async function AgentsPage({ searchParams }: { searchParams: SearchParams }) {
   const user = await getSessionUser();
   if (!user) redirect("/signin?next=%2Faccount%2Fagents");
   const params = await searchParams;
   const flash = decodeFlash(one(params.flash));
-  const [settings, spent, marketplaceOn] = await Promise.all([
+  const [settings, spent, marketplaceOn, connections, spentByGrant] = await Promise.all([
     getAgentSettings(user.id),
     agentSpendThisMonth(user.id),
     getSetting("agentic_checkout"),
+    listConnections(user.id),
+    agentSpendByGrant(user.id),
   ]);
   const form = new FormState("agent-settings", flash);
   return (
@@ -91,8 +95,7 @@ export default async function AgentsPage({ searchParams }: { searchParams: Searc
         </form>
       </section>
 
-      {/* CONNECTED AGENTS: the "Connected agents" section (each OAuth grant with its scopes, first and
-          last use, what it spent this month from agentSpendByGrant, and a "Revoke" button) goes here. */}
+      <ConnectedAgents connections={connections} spentByGrant={spentByGrant} />
     </main>
   );
 }
