@@ -28,6 +28,8 @@ export interface RequestCtx {
   params: Record<string, string>;
   query?: unknown;
   body?: unknown;
+  /** Set by an idempotency policy: the request's Idempotency-Key (absent when none was sent). */
+  idempotencyKey?: string;
   /** Set by the transaction policy: the database transaction the handler must write in. */
   tx?: Prisma.TransactionClient;
   /** Set by the cache policy: the response is shared-cacheable and revalidates by ETag. */
