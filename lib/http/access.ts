@@ -65,6 +65,11 @@ export function sellerFallbackAccess(): Access {
   return { policies: [ipRateLimit("auth_failure", "auth_failure")], security: [], errors: ["rate_limited"] };
 }
 
+/** The buyer API's 404s and 405s: the same as the seller API's (no CORS, the failed-authentication bucket). */
+export function buyerFallbackAccess(): Access {
+  return sellerFallbackAccess();
+}
+
 /** Anyone, without CORS (an authenticated surface's own description): this endpoint's bucket per client IP. */
 export function ipAccess(limit: RateLimitPolicy): Access {
   return { policies: [ipRateLimit(limit)], security: [], errors: ["rate_limited"] };
