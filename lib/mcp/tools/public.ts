@@ -1,4 +1,4 @@
-import type { StandardSchemaWithJSON, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import { createCartLink } from "@/lib/cart/links";
 import { getCategoryTree } from "@/lib/catalog/categories";
@@ -11,37 +11,17 @@ import { CategoriesResponse, ProductPath, ProductResponse, RequestMeta, SearchRe
 import { HelpArticle, HelpArticlePath, HelpArticleSummary, HelpSearchMeta, HelpSearchRequest } from "@/lib/schemas/help";
 import { ConnectionGuide } from "@/lib/schemas/mcp";
 import { z as zod } from "@/lib/schemas/zod";
-import { bodyArguments, searchArguments, searchInputSchema } from "./arguments";
-import { connectionGuide } from "./connection-guide";
-import { advertisedInput, once, responseBody } from "./schemas";
-import * as text from "./text";
-
-/** A success body without its request id: the wrapper adds `meta.request_id`, as the API does. */
-export interface ToolResult {
-  data: unknown;
-  meta?: Record<string, unknown>;
-}
-
-export interface ToolDefinition {
-  name: string;
-  title: string;
-  /** Written for an agent: when to use the tool, its inputs, paging, what the result means. */
-  description: string;
-  /** Advertised input schema, generated from the API's zod schema (checked by `run`, not the SDK). */
-  inputSchema: StandardSchemaWithJSON<Record<string, unknown>>;
-  /** The API's response body: success `{ data, meta }` or error `{ error }`. */
-  outputSchema: StandardSchemaWithJSON;
-  annotations: ToolAnnotations;
-  /** Validates the arguments as the API validates the same input, then calls the domain. */
-  run: (args: Record<string, unknown>) => Promise<ToolResult>;
-  /** Short text rendering of the result (the full JSON is the structured content). */
-  text: (result: ToolResult) => string;
-}
+import { bodyArguments, searchArguments, searchInputSchema } from "../arguments";
+import { connectionGuide } from "../connection-guide";
+import { advertisedInput, once, responseBody } from "../schemas";
+import * as text from "../text";
+import type { ToolDefinition } from "./types";
 
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
-const NoArguments = zod.object({}).strict();
+export const NoArguments = zod.object({}).strict();
 
-export const TOOLS: ToolDefinition[] = [
+/** The public catalog tools (the public MCP server's, and the first of the agent MCP server's). */
+export const PUBLIC_TOOLS: ToolDefinition[] = [
   {
     name: "search_products",
     title: "Search products",
