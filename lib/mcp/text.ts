@@ -87,6 +87,7 @@ export function connectionGuideText(guide: ConnectionGuideData): string {
     ...guide.clients.map((c) => `\n## ${c.name}\n${c.steps}\n\n${c.snippet}`),
     "\n## Rules",
     ...guide.notes.map((note) => `- ${note}`),
+    `\n## Acting for an account holder\n${guide.agent_server.summary}\nServer: ${guide.agent_server.server_url} (OAuth; authorization server metadata ${guide.agent_server.authorization_server_metadata_url}, protected resource metadata ${guide.agent_server.protected_resource_metadata_url}). Buyer API: ${guide.agent_server.buyer_api_url}.`,
     `\nMore: ${guide.docs_url}`,
   ].join("\n");
 }

@@ -101,7 +101,7 @@ The link is for a human: give them the URL. Opening it puts the lines into that 
   {
     name: "get_connection_guide",
     title: "How to connect MCP clients",
-    description: `How to add this MCP server to common clients (Claude Code, Claude Desktop, Cursor, VS Code, MCP Inspector, any streamable HTTP client), with this server's URL filled in, and the rules every client follows (no authentication, rate limits, User-Agent). Use it when a person asks how to use this marketplace from their own tools.`,
+    description: `How to add this MCP server to common clients (Claude Code, Claude Desktop, Cursor, VS Code, MCP Inspector, any streamable HTTP client), with this server's URL filled in, and the rules every client follows (no authentication, rate limits, User-Agent); agent_server describes the authenticated server (OAuth) for agents that act for an account holder: cart, checkout, orders and returns. Use it when a person asks how to use this marketplace from their own tools.`,
     inputSchema: advertisedInput(once(() => jsonSchemaOf(NoArguments))),
     outputSchema: responseBody(zod.object({ data: ConnectionGuide, meta: RequestMeta }).strict()),
     annotations: { title: "How to connect MCP clients", ...READ_ONLY },
