@@ -19,6 +19,17 @@ export const RETURN_STATUS_LABELS: Record<ReturnStatusValue, string> = {
   rejected: "Rejected",
 };
 
+/** Marks an order an agent placed for its holder (buyer API or agent MCP), on order pages and in order lists. */
+export function PlacedByAgent({ placedVia, inline = false }: { placedVia: "storefront" | "agent"; inline?: boolean }) {
+  if (placedVia !== "agent") return null;
+  const Tag = inline ? "span" : "p";
+  return (
+    <Tag className="badge placed-by-agent" data-placed-via="agent">
+      Placed by an agent
+    </Tag>
+  );
+}
+
 /** The lines of an order (or of one store's part), as bought. */
 export function OrderLinesTable({ lines, label }: { lines: OrderLineData[]; label: string }) {
   return (

@@ -2,12 +2,15 @@ import { randomUUID } from "node:crypto";
 import { defaultAddress } from "@/lib/accounts/addresses";
 import { defaultPaymentMethod } from "@/lib/accounts/payment-methods";
 import { normaliseEmail } from "@/lib/accounts/users";
+import { agentSpendThisMonth, getAgentSettings } from "@/lib/agents/settings";
+import { effectiveScopes } from "@/lib/auth/scopes";
 import { LINE_QUANTITY_MAX, type CartOwner } from "@/lib/cart/cart";
 import { isToken, tokenHash } from "@/lib/cart/token";
 import { db, Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { cardDigits, defaultProvider, passesLuhn, providerOf, type PaymentProvider, type PaymentSource } from "@/lib/payments";
 import { formatCents } from "@/lib/catalog/money";
+import { getSetting } from "@/lib/settings";
 import type { ConditionValue } from "@/lib/schemas/catalog";
 import type { OrderData, ShippingAddressData } from "@/lib/schemas/orders";
 import { parseShippingAddress, type AddressInput } from "./address";
@@ -280,6 +283,12 @@ export async function quoteCheckout(source: CheckoutSource, options: { country?:
   return priceLines(executor, lines, (options.country ?? "US").toUpperCase());
 }
 
+/** An agent checking out for its holder through the buyer API or the agent MCP. */
+export interface AgentCaller {
+  grantId: string;
+  scopes: readonly string[];
+}
+
 /** Who buys: an account holder, or a guest known by an e-mail address. */
 export type Buyer = { userId: string } | { email: string };
 
@@ -291,6 +300,12 @@ export interface PlaceOrderInput {
   /** A card number typed at checkout; without it, the account's default payment method (400 `payment_method_missing`). */
   cardNumber?: string;
   placedVia: "storefront" | "agent";
+  /**
+   * The agent placing the order for its holder: required when `placedVia` is `agent`, refused
+   * otherwise. `grantId` is the OAuth grant of its access token (stored on the order); `scopes`
+   * are the token's scopes, of which `checkout` is needed (refused last, see `agentGate`).
+   */
+  agent?: AgentCaller;
   /**
    * One checkout's key: a second call with the same token answers the order the first placed and
    * places nothing (the storefront form's one-time token; an API's idempotency owner and key).
@@ -362,6 +377,75 @@ async function payerOf(input: PlaceOrderInput, userId: string | null): Promise<P
   return { provider: providerOf(method.provider), source: { kind: "saved", provider: method.provider, providerRef: method.provider_ref, last4: method.last4 } };
 }
 
+const GRANT_ID_MAX = 200;
+
+/** An agent checkout names its grant and scopes, and buys for an account holder; anything else has no agent. */
+function checkAgent(input: PlaceOrderInput): void {
+  if (input.placedVia !== "agent") {
+    if (input.agent !== undefined) throw new AppError("parameter_invalid", "Only an agent checkout names an agent.", "agent");
+    return;
+  }
+  const agent = input.agent;
+  if (
+    !agent ||
+    typeof agent.grantId !== "string" ||
+    !agent.grantId ||
+    agent.grantId.length > GRANT_ID_MAX ||
+    !Array.isArray(agent.scopes) ||
+    !agent.scopes.every((scope) => typeof scope === "string")
+  ) {
+    throw new AppError("parameter_invalid", "An agent checkout needs the agent's grant id and scopes.", "agent");
+  }
+  // Agents act for account holders, whose settings and limits they are held to; a guest has none.
+  if (!("userId" in input.buyer)) throw new AppError("parameter_invalid", "An agent can only buy for an account holder.", "buyer");
+}
+
+/**
+ * Agentic checkout's rules (decisions.md), inside the order's transaction. The holder's lock comes
+ * first, so that one holder's agent checkouts run one at a time and each sees what the previous
+ * one spent: together they can never pass the monthly limit. Then, each refusal a 403 of its own,
+ * in this order: the marketplace switch, the holder's "Let agents place orders" (both right away),
+ * then, once the order is priced (`checkTotal`), the per-order limit, what is left of the monthly
+ * limit, and last the token's `checkout` scope.
+ */
+async function agentGate(tx: Tx, userId: string) {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`agent-spend:${userId}`}, 0))`;
+  if (!(await getSetting("agentic_checkout", tx))) {
+    throw new AppError("agentic_checkout_disabled", "The marketplace does not let agents place orders at the moment.");
+  }
+  const settings = await getAgentSettings(userId, tx);
+  const perOrderLimit = settings.per_order_limit_cents;
+  const monthlyLimit = settings.monthly_limit_cents;
+  // Both limits are set whenever orders are on (a CHECK of agent_settings); a row without them counts as off.
+  if (!settings.orders_enabled || perOrderLimit === null || monthlyLimit === null) {
+    throw new AppError("agentic_purchasing_off", "The account holder has not let agents place orders (\"Let agents place orders\" on /account/agents).");
+  }
+  return {
+    async checkTotal(totalCents: number, agent: AgentCaller): Promise<void> {
+      if (totalCents > perOrderLimit) {
+        throw new AppError(
+          "per_order_limit_exceeded",
+          `The order's total, ${formatCents(totalCents)}, is above the holder's per-order limit for agents, ${formatCents(perOrderLimit)}.`,
+        );
+      }
+      const spent = await agentSpendThisMonth(userId, tx);
+      if (spent + totalCents > monthlyLimit) {
+        const left = Math.max(monthlyLimit - spent, 0);
+        throw new AppError(
+          "monthly_limit_exceeded",
+          `The order's total, ${formatCents(totalCents)}, is above what is left of the holder's monthly limit for agents: ` +
+            `${formatCents(left)} of ${formatCents(monthlyLimit)} left this month (calendar month, UTC).`,
+        );
+      }
+      if (!effectiveScopes(agent.scopes).has("checkout")) {
+        throw new AppError("scope_missing", "The access token lacks the scope 'checkout', which placing an order needs.", undefined, {
+          requiredScopes: ["checkout"],
+        });
+      }
+    },
+  };
+}
+
 function lineParam(line: { position: number }): string {
   return `lines[${line.position}]`;
 }
@@ -396,6 +480,10 @@ function sameLines(a: ReadonlyArray<ExplicitLine>, b: ReadonlyArray<ExplicitLine
  * back), the order with each store's part, its lines as they are now and a `placed` event
  * written, and the bought lines taken out of the cart. When something fails after the charge was
  * approved, the charge is refunded. The confirmation e-mail goes out after commit.
+ *
+ * An agent's checkout (`placedVia: "agent"`, with `agent`) is held to agentic checkout's rules in
+ * the same transaction, before any stock is taken (`agentGate`), and the order keeps the agent's
+ * grant id.
  */
 export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
   if (typeof input.checkoutToken !== "string" || !input.checkoutToken || input.checkoutToken.length > TOKEN_MAX) {
@@ -405,6 +493,7 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
     throw new AppError("parameter_invalid", "expected_total_cents must be a whole number of cents, 0 or more.", "expected_total_cents");
   }
   if ("lines" in input.source) checkExplicitLines(input.source.lines);
+  checkAgent(input);
   const buyer = await buyerOf(input.buyer);
   const address = await addressOf(input, buyer.userId);
   const payer = await payerOf(input, buyer.userId);
@@ -424,6 +513,8 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
           return { row: existing, replayed: true, stores: null };
         }
 
+        const gate = input.agent ? await agentGate(tx, buyer.userId!) : null;
+
         const { cartId, lines } = await sourceLines(tx, input.source, true);
         if (lines.length === 0) throw new AppError("cart_empty", "There is nothing to buy: the cart is empty.");
         if (input.expectedLines && !sameLines(input.expectedLines, lines)) {
@@ -437,6 +528,7 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
         const quote = await priceLines(tx, lines, address.country);
         const blocked = quote.lines.find((l) => !l.purchasable);
         if (blocked) throw refusalOf(blocked);
+        if (gate) await gate.checkTotal(quote.total_cents, input.agent!);
         if (input.expectedTotalCents !== undefined && input.expectedTotalCents !== quote.total_cents) {
           throw new AppError(
             "total_changed",
@@ -474,6 +566,7 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
             paymentRef: charged.chargeRef,
             paymentLast4: charged.last4.slice(-4),
             checkoutToken: input.checkoutToken,
+            agentGrantId: input.agent?.grantId ?? null,
           },
         });
         const parts = await tx.orderStore.createManyAndReturn({

@@ -25,6 +25,8 @@ export interface DeskOrder {
   id: string;
   number: string;
   email: string;
+  /** `agent` when an agent placed it for its holder. */
+  placed_via: "storefront" | "agent";
   shipping_address: ShippingAddressData;
   created_at: string;
   /** The parts of the given stores only (one for a single store). */
@@ -50,6 +52,7 @@ function toDeskOrder(row: DeskRow): DeskOrder {
     id: row.id,
     number: row.number,
     email: row.email,
+    placed_via: row.placedVia,
     shipping_address: row.shippingAddress as unknown as ShippingAddressData,
     created_at: row.createdAt.toISOString(),
     parts: row.parts.map((p) => ({

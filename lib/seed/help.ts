@@ -455,6 +455,59 @@ settings.
 `,
   },
   {
+    slug: "agent-settings",
+    title: "Letting agents place orders: agent settings",
+    summary: "Whether agents you connect may place orders for you, the per-order and monthly limits they must stay within, and what agents spent this month.",
+    body: `# Letting agents place orders
+
+Agents (AI assistants and other apps) that you connect to your account can keep your cart and,
+if you allow it, place orders for you. You decide on **Your account → Agents**
+(\`/account/agents\`), the same page where you connect agents and see the ones connected. Only you,
+signed in, can change these settings; no agent can change them for you.
+
+## Agent settings
+
+- **Let agents place orders**: off until you turn it on. While it is off, no agent can place
+  an order for you, whatever else it may do.
+- **Per-order limit (USD)**: the most one agent order may cost, shipping included.
+- **Monthly limit (USD)**: the most all agent orders together may cost in a month, shipping
+  included.
+
+Type limits in dollars, with cents if you like: \`50\` or \`49.99\` (a leading \`$\` is fine).
+Leave out thousands separators (\`1000\`, not \`1,000\`); at most two decimals; from $0.01 to
+$1,000,000. To turn agent orders on you need both limits, and the per-order limit cannot be more
+than the monthly limit. With agent orders off you may leave the limits empty, or keep them for
+later. Choose **Save**; if something is wrong, the page says what and nothing is changed.
+
+The page also shows **Spent by agents this month**: what agent orders cost this month, out of
+your monthly limit.
+
+## What counts as a month
+
+A month is a **calendar month in UTC**: it starts at midnight UTC on the 1st (4 pm or 5 pm
+Pacific time on the last day of the month before). Every order an agent placed for you since
+then counts, except cancelled ones; returned items still count.
+
+## When an agent places an order
+
+An agent order is placed only when all of these hold:
+
+1. the marketplace lets agents place orders (a marketplace-wide switch its operators control;
+   when it is off, your settings are kept and apply once it is on again);
+2. you turned **Let agents place orders** on;
+3. the order's total is within your **per-order limit**;
+4. the order's total fits in what is left of your **monthly limit**;
+5. you gave the agent permission to check out when you connected it.
+
+Otherwise nothing is placed and the agent is told which rule stopped it. Agent orders ship to
+your default address and are paid with your default payment method (see "Addresses and payment
+methods"). Two agents buying at the same moment cannot together go past your monthly limit.
+
+Your order pages mark these orders **Placed by an agent**, and the stores see the same. You
+can return them like any other order.
+`,
+  },
+  {
     slug: "selling-on-the-marketplace",
     title: "Selling on the marketplace",
     summary: "The seller dashboard: your stores, listings, prices, conditions, stock, shipping templates, API keys and the order desk.",

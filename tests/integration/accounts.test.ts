@@ -188,7 +188,7 @@ describe("register", () => {
     expect(row!.password_hash).toMatch(/^scrypt\$/);
     expect(row!.password_hash).not.toContain(PASSWORD);
 
-    expect(await visitor.profile()).toEqual({ name: "Ada Lovelace", email: address, role: "shopper", links: ["/cart", "/account/orders"] });
+    expect(await visitor.profile()).toEqual({ name: "Ada Lovelace", email: address, role: "shopper", links: ["/cart", "/account/orders", "/account/agents"] });
     // The storefront header shows the account link instead of "Sign in".
     const home = await visitor.page("/");
     expect(linkHref(home, "Your account", "header")).toBe("/account");
@@ -355,7 +355,7 @@ describe("sign in and sign out", () => {
     const address = email("rolechange");
     await visitor.register(address);
     await app.pool.query("UPDATE users SET role = 'store_owner' WHERE email = $1", [address]);
-    expect(await visitor.profile()).toMatchObject({ role: "store_owner", links: ["/cart", "/account/orders", "/seller"] });
+    expect(await visitor.profile()).toMatchObject({ role: "store_owner", links: ["/cart", "/account/orders", "/account/agents", "/seller"] });
     await app.pool.query("DELETE FROM users WHERE email = $1", [address]);
     expect(await visitor.profile()).toBeNull();
   });
@@ -593,7 +593,7 @@ describe("roles: /admin is for marketplace admins", () => {
     const address = email("admin");
     await visitor.register(address);
     await makeAdmin(address);
-    expect((await visitor.profile())!.links).toEqual(["/cart", "/account/orders", "/admin"]);
+    expect((await visitor.profile())!.links).toEqual(["/cart", "/account/orders", "/account/agents", "/admin"]);
 
     const html = await visitor.page("/admin");
     const off = fillForm(html, "Marketplace settings", {}, "Save");

@@ -489,7 +489,7 @@ describe("checkout domain (lib/orders/checkout.ts)", () => {
       source,
       shippingAddress: { full_name: "Dom Ain", line1: "2 Side St", city: "Austin", state: "TX", postal_code: "73301" },
       cardNumber: GOOD_CARD,
-      placedVia: "agent",
+      placedVia: "storefront",
       checkoutToken: `test:${randomBytes(16).toString("hex")}`,
       ...extra,
     });
@@ -511,7 +511,7 @@ describe("checkout domain (lib/orders/checkout.ts)", () => {
     expectExactKeys(placed.order, ORDER_KEYS, "order");
     expectExactKeys(placed.order.lines[0], LINE_KEYS, "order line");
     expectExactKeys(placed.order.shipping_address, ADDRESS_KEYS, "shipping address");
-    expect(placed.order).toMatchObject({ object: "order", status: "placed", placed_via: "agent", subtotal_cents: 2200, currency: "USD" });
+    expect(placed.order).toMatchObject({ object: "order", status: "placed", placed_via: "storefront", subtotal_cents: 2200, currency: "USD" });
     expect(placed.order.lines[0]).toMatchObject({ listing_id: id, quantity: 2, unit_price_cents: 1100, line_total_cents: 2200, store_slug: "fixture-store-b", condition: "new" });
     expect(placed.order.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     const again = await checkout.placeOrder({
@@ -519,7 +519,7 @@ describe("checkout domain (lib/orders/checkout.ts)", () => {
       source: { lines: [{ listing_id: id, quantity: 2 }] },
       shippingAddress: { full_name: "Dom Ain", line1: "2 Side St", city: "Austin", state: "TX", postal_code: "73301" },
       cardNumber: GOOD_CARD,
-      placedVia: "agent",
+      placedVia: "storefront",
       checkoutToken: token,
     });
     expect(again.replayed).toBe(true);
@@ -574,7 +574,7 @@ describe("checkout domain (lib/orders/checkout.ts)", () => {
   it("an account without a default address or payment method gets shipping_address_missing / payment_method_missing", async () => {
     const userId = await createUser(`missing-${randomBytes(4).toString("hex")}@example.com`);
     const id = await listing("fixture-store-a", { price: 1000, quantity: 3 });
-    const base = { buyer: { userId }, source: { lines: [{ listing_id: id, quantity: 1 }] }, placedVia: "agent" as const, checkoutToken: `test:${randomBytes(8).toString("hex")}` };
+    const base = { buyer: { userId }, source: { lines: [{ listing_id: id, quantity: 1 }] }, placedVia: "storefront" as const, checkoutToken: `test:${randomBytes(8).toString("hex")}` };
     const noAddress = await refusal(checkout.placeOrder(base));
     expect([noAddress.code, noAddress.status]).toEqual(["shipping_address_missing", 400]);
     const noCard = await refusal(checkout.placeOrder({ ...base, shippingAddress: { full_name: "A", line1: "B", city: "C", state: "D", postal_code: "12345" } }));

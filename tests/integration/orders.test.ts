@@ -171,7 +171,7 @@ describe("the seller desk", () => {
   it("shows a store only its own part: its lines, the shipping address and e-mail; never other stores' lines, shipping or the payment", async () => {
     const order = await twoStoreOrder(buyer);
     const desk = await getDeskOrder(client, [stores.a], order.number);
-    expectExactKeys(desk, ["id", "number", "email", "shipping_address", "created_at", "parts"], "desk order");
+    expectExactKeys(desk, ["id", "number", "email", "placed_via", "shipping_address", "created_at", "parts"], "desk order");
     expect(desk.parts).toHaveLength(1);
     const part = desk.parts[0]!;
     expectExactKeys(part, ["store", "status", "lines", "subtotal_cents", "shipping_cents", "tracking_number", "shipped_at", "delivered_at"], "desk part");

@@ -35,6 +35,7 @@ describe("schema.prisma matches the migrated database", () => {
     "orderEvent",
     "return",
     "returnLine",
+    "agentSettings",
     "oAuthRecord",
     "agentConnection",
   ] as const;

@@ -58,6 +58,11 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
               Your orders
             </Link>
           </li>
+          <li>
+            <Link href="/account/agents" prefetch={false}>
+              Agents
+            </Link>
+          </li>
           {user.role === "store_owner" ? (
             <li>
               <Link href="/seller" prefetch={false}>

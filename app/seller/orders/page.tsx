@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { ORDER_STATUS_LABELS } from "@/app/_components/orders";
+import { ORDER_STATUS_LABELS, PlacedByAgent } from "@/app/_components/orders";
 import { formatCents } from "@/lib/catalog/money";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
@@ -60,7 +60,8 @@ export default async function DeskOrdersPage({ searchParams }: { searchParams: S
                 <td data-label="Order">
                   <Link href={`/seller/orders/${order.number}`} prefetch={false}>
                     {order.number}
-                  </Link>
+                  </Link>{" "}
+                  <PlacedByAgent placedVia={order.placed_via} inline />
                 </td>
                 <td data-label="Placed">
                   <When at={order.created_at} />

@@ -8,4 +8,5 @@ export const ACCOUNT_NOTICES: Record<string, string> = {
   card_kept: "The test card was saved already.",
   method_default: "Default payment method changed.",
   method_removed: "Payment method removed.",
+  agent_settings_saved: "Agent settings saved.",
 };

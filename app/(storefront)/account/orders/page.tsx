@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { When } from "@/app/seller/_components/forms";
-import { ORDER_STATUS_LABELS } from "@/app/_components/orders";
+import { ORDER_STATUS_LABELS, PlacedByAgent } from "@/app/_components/orders";
 import { getSessionUser } from "@/lib/auth/session";
 import { formatCents } from "@/lib/catalog/money";
 import { db } from "@/lib/db";
@@ -62,7 +62,8 @@ export default async function OrdersPage({ searchParams }: Props) {
                 <td data-label="Order">
                   <Link href={`/account/orders/${order.number}`} prefetch={false}>
                     {order.number}
-                  </Link>
+                  </Link>{" "}
+                  <PlacedByAgent placedVia={order.placed_via} inline />
                 </td>
                 <td data-label="Placed">
                   <When at={order.created_at} />

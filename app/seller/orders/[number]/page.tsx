@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { ORDER_STATUS_LABELS, OrderLinesTable, ShippingAddressBlock } from "@/app/_components/orders";
+import { ORDER_STATUS_LABELS, OrderLinesTable, PlacedByAgent, ShippingAddressBlock } from "@/app/_components/orders";
 import { formatCents } from "@/lib/catalog/money";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
@@ -54,6 +54,7 @@ export default async function DeskOrderPage({ params, searchParams }: Props) {
         <Link href="/seller/orders">Orders</Link>
       </p>
       <h1>Order {order.number}</h1>
+      <PlacedByAgent placedVia={order.placed_via} />
       <Notice notices={{ ...ORDER_NOTICES, ...RETURN_NOTICES }} notice={notice} />
       <dl className="facts">
         <dt>Placed</dt>

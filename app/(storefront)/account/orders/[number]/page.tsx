@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { FormState, Notice, When } from "@/app/seller/_components/forms";
-import { ORDER_STATUS_LABELS, OrderLinesTable, RETURN_STATUS_LABELS, ShippingAddressBlock } from "@/app/_components/orders";
+import { ORDER_STATUS_LABELS, OrderLinesTable, PlacedByAgent, RETURN_STATUS_LABELS, ShippingAddressBlock } from "@/app/_components/orders";
 import { getSessionUser } from "@/lib/auth/session";
 import { formatCents } from "@/lib/catalog/money";
 import { db } from "@/lib/db";
@@ -41,6 +41,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
         <Link href="/account/orders">Your orders</Link>
       </p>
       <h1>Order {order.number}</h1>
+      <PlacedByAgent placedVia={order.placed_via} />
       <Notice notices={NOTICES} notice={typeof sp.notice === "string" ? sp.notice : undefined} />
       <dl className="facts">
         <dt>Placed</dt>

@@ -1,0 +1,98 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { redirect } from "next/navigation";
+import { AGENT_SETTINGS_LABELS, agentSpendThisMonth, getAgentSettings, limitFieldText } from "@/lib/agents/settings";
+import { getSessionUser } from "@/lib/auth/session";
+import { formatCents } from "@/lib/catalog/money";
+import { decodeFlash } from "@/lib/seller/dashboard/flash";
+import { getSetting } from "@/lib/settings";
+import { FormState, Notice } from "@/app/seller/_components/forms";
+import { ACCOUNT_NOTICES } from "../_lib/notices";
+import { one, type SearchParams } from "../_lib/post";
+
+export const metadata: Metadata = { title: "Agents", robots: { index: false } };
+export const dynamic = "force-dynamic";
+
+/**
+ * What agents may do for the signed-in holder: the agent settings (may agents place orders, and
+ * within which limits) with this month's agent spend. Agents connected over OAuth are listed here
+ * too (the "Connected agents" section below).
+ */
+export default async function AgentsPage({ searchParams }: { searchParams: SearchParams }) {
+  const user = await getSessionUser();
+  if (!user) redirect("/signin?next=%2Faccount%2Fagents");
+  const params = await searchParams;
+  const flash = decodeFlash(one(params.flash));
+  const [settings, spent, marketplaceOn] = await Promise.all([
+    getAgentSettings(user.id),
+    agentSpendThisMonth(user.id),
+    getSetting("agentic_checkout"),
+  ]);
+  const form = new FormState("agent-settings", flash);
+  return (
+    <main className="page" data-page="account-agents">
+      <p className="back">
+        <Link href="/account">Your account</Link>
+      </p>
+      <h1>Agents</h1>
+      <Notice notices={ACCOUNT_NOTICES} notice={one(params.notice)} />
+
+      <section aria-labelledby="agent-settings-heading" id="agent-settings" className="panel">
+        <h2 id="agent-settings-heading">Agent settings</h2>
+        <p>
+          Agents you connect can place orders for you only when you let them, and only within your limits. They ship to your default
+          address and pay with your default payment method. <Link href="/help/agent-settings">How agent settings work</Link>
+        </p>
+        {marketplaceOn ? null : (
+          <p className="muted" data-marketplace-agentic-checkout="off">
+            The marketplace does not let agents place orders at the moment; your settings apply once it does.
+          </p>
+        )}
+        <p data-agent-spend-cents={spent} data-monthly-limit-cents={settings.monthly_limit_cents ?? ""}>
+          {settings.monthly_limit_cents === null
+            ? `Spent by agents this month: ${formatCents(spent)} (no monthly limit set)`
+            : `Spent by agents this month: ${formatCents(spent)} of ${formatCents(settings.monthly_limit_cents)}`}
+        </p>
+        <p className="muted">A month is a calendar month in UTC.</p>
+        <form method="post" action="/account/agents/settings" className="stacked-form" aria-labelledby="agent-settings-heading">
+          {form.alert()}
+          <label className="check">
+            <input type="checkbox" {...form.field("orders_enabled")} defaultChecked={form.checked("orders_enabled", settings.orders_enabled)} />
+            {AGENT_SETTINGS_LABELS.orders_enabled}
+          </label>
+          <div className="field-grid">
+            <label>
+              {AGENT_SETTINGS_LABELS.per_order_limit}
+              <input
+                type="text"
+                inputMode="decimal"
+                autoComplete="off"
+                maxLength={20}
+                placeholder="50"
+                {...form.field("per_order_limit")}
+                defaultValue={form.value("per_order_limit", limitFieldText(settings.per_order_limit_cents))}
+              />
+            </label>
+            <label>
+              {AGENT_SETTINGS_LABELS.monthly_limit}
+              <input
+                type="text"
+                inputMode="decimal"
+                autoComplete="off"
+                maxLength={20}
+                placeholder="200"
+                {...form.field("monthly_limit")}
+                defaultValue={form.value("monthly_limit", limitFieldText(settings.monthly_limit_cents))}
+              />
+            </label>
+          </div>
+          <p className="muted">In dollars, cents optional: 50 or 49.99. Both limits are needed to let agents place orders.</p>
+          <button type="submit">Save</button>
+        </form>
+      </section>
+
+      {/* CONNECTED AGENTS: the "Connected agents" section (each OAuth grant with its scopes, first and
+          last use, what it spent this month from agentSpendByGrant, and a "Revoke" button) goes here. */}
+    </main>
+  );
+}
