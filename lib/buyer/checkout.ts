@@ -1,6 +1,4 @@
 import { createHash, randomBytes } from "node:crypto";
-import { effectiveScopes } from "@/lib/auth/scopes";
-import { AppError } from "@/lib/errors";
 import { placeOrder } from "@/lib/orders/checkout";
 import type { CheckoutRequestData } from "@/lib/schemas/buyer";
 import type { OrderData } from "@/lib/schemas/orders";
@@ -21,14 +19,11 @@ export interface AgentBuyer {
  * (`checkoutTokenFor`).
  */
 export async function buyerCheckout(agent: AgentBuyer, body: CheckoutRequestData, checkoutToken: string): Promise<OrderData> {
-  // TEMPORARY until placeOrder takes `agent` (branch agent-checkout): at least the scope.
-  if (!effectiveScopes(agent.scopes).has("checkout")) {
-    throw new AppError("scope_missing", "The access token lacks the scope 'checkout', which placing an order needs.", undefined, { requiredScopes: ["checkout"] });
-  }
   const placed = await placeOrder({
     buyer: { userId: agent.userId },
     source: body.lines ? { lines: body.lines } : { cart: { userId: agent.userId } },
     placedVia: "agent",
+    agent: { grantId: agent.grantId, scopes: agent.scopes },
     checkoutToken,
     expectedTotalCents: body.expected_total_cents,
   });
