@@ -90,6 +90,10 @@ export const ERROR_TABLE = {
   address_limit_reached: { status: 409, type: "conflict_error", description: "The account already holds the most saved addresses it may (10); delete one first." },
   payment_method_not_found: { status: 404, type: "not_found_error", description: "No saved payment method of this account has that id." },
 
+  // A buyer's cart (buyer API, agent MCP)
+  cart_line_not_found: { status: 404, type: "not_found_error", description: "The holder's cart has no line for this listing." },
+  cart_full: { status: 409, type: "conflict_error", description: "The cart already holds the most different offers it may (100); remove a line first." },
+
   // Checkout, orders and returns (buyer API, storefront, seller desk)
   cart_empty: { status: 400, type: "invalid_request_error", description: "There is nothing to buy: the cart has no lines." },
   insufficient_stock: { status: 409, type: "conflict_error", description: "A line asks for more units than the offer has now; `param` names the line and `listing_id` the offer." },

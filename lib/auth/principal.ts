@@ -59,3 +59,12 @@ export function storeIdOf(principal: Principal): string {
   if (principal.kind !== "api_key") throw new Error(`a store API key is required here, not a ${principal.kind} principal`);
   return principal.storeId;
 }
+
+/**
+ * The agent an OAuth caller is. Buyer routes and agent MCP tools sit behind an OAuth access
+ * policy, so their caller is always a token; anything else reaching one is a wiring mistake.
+ */
+export function oauthPrincipalOf(principal: Principal): OAuthPrincipal {
+  if (principal.kind !== "oauth") throw new Error(`an OAuth access token is required here, not a ${principal.kind} principal`);
+  return principal;
+}

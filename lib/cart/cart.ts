@@ -121,13 +121,13 @@ async function viewOf(cartId: string, executor: Pick<Tx, "$queryRaw">): Promise<
   };
 }
 
-async function findCartId(owner: CartOwner): Promise<string | null> {
+async function findCartId(owner: CartOwner, executor: Pick<Tx, "cart"> = db()): Promise<string | null> {
   if ("userId" in owner) {
-    const cart = await db().cart.findUnique({ where: { userId: owner.userId }, select: { id: true } });
+    const cart = await executor.cart.findUnique({ where: { userId: owner.userId }, select: { id: true } });
     return cart?.id ?? null;
   }
   if (!isToken(owner.token)) return null;
-  const cart = await db().cart.findUnique({ where: { tokenHash: tokenHash(owner.token) }, select: { id: true } });
+  const cart = await executor.cart.findUnique({ where: { tokenHash: tokenHash(owner.token) }, select: { id: true } });
   return cart?.id ?? null;
 }
 
@@ -156,12 +156,18 @@ async function assertRoom(tx: Tx, cartId: string) {
 
 export type AddResult = "added" | "unavailable" | "insufficient_stock";
 
+/** `work` in the caller's transaction `tx`, or in a transaction of its own. */
+function inTransaction<T>(tx: Tx | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return tx ? work(tx) : db().$transaction(work);
+}
+
 /**
  * Adds units of an offer to the cart (made on first use), up to 99 per line. A line that cannot be
- * bought now is not added.
+ * bought now is not added. Pass `tx` to write in the caller's transaction (the buyer API's, which
+ * holds its idempotency record).
  */
-export async function addToCart(owner: CartOwner, listingId: string, quantity: number): Promise<AddResult> {
-  return db().$transaction(async (tx) => {
+export async function addToCart(owner: CartOwner, listingId: string, quantity: number, tx?: Tx): Promise<AddResult> {
+  return inTransaction(tx, async (tx) => {
     const cartId = await ensureCart(tx, owner);
     const current = await tx.cartLine.findUnique({
       where: { cartId_listingId: { cartId, listingId } },
@@ -182,12 +188,12 @@ export async function addToCart(owner: CartOwner, listingId: string, quantity: n
 
 /**
  * Sets a line's quantity (0 removes it) and confirms its current price. False when the cart has
- * no such line.
+ * no such line. Pass `tx` to write in the caller's transaction.
  */
-export async function setLineQuantity(owner: CartOwner, listingId: string, quantity: number): Promise<boolean> {
-  const cartId = await findCartId(owner);
+export async function setLineQuantity(owner: CartOwner, listingId: string, quantity: number, tx?: Tx): Promise<boolean> {
+  const cartId = await findCartId(owner, tx);
   if (!cartId) return false;
-  return db().$transaction(async (tx) => {
+  return inTransaction(tx, async (tx) => {
     // Any change is activity: `admin -- cleanup` deletes only carts idle for 90 days.
     await tx.$executeRaw`UPDATE carts SET updated_at = now() WHERE id = ${cartId}::uuid`;
     if (quantity === 0) {

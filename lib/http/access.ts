@@ -18,6 +18,11 @@ export interface Access {
   /** OpenAPI security requirement: scheme name -> scopes; `[]` for a public operation. */
   security: Array<Record<string, string[]>>;
   errors: ErrorCode[];
+  /**
+   * The scopes the policies require of the caller (with the hierarchy), when they check any: what
+   * another door onto the same operation (an agent MCP tool) must require too.
+   */
+  scopes?: readonly Scope[];
 }
 
 /** Anyone, from any origin: a token from this endpoint's bucket per client IP first. */
@@ -47,6 +52,7 @@ export function oauthAccess(resource: ResourceName, scopes: readonly BuyerScope[
   return {
     policies: [oauthCaller(resource), callerRateLimit("buyer"), requireTokenScopes(scopes)],
     security: [{ [OAUTH_SCHEME]: [...documentedScopes] }],
+    scopes,
     errors: ["token_missing", "invalid_token", "token_in_query", "scope_missing", "rate_limited"],
   };
 }
@@ -57,6 +63,11 @@ export function oauthAccess(resource: ResourceName, scopes: readonly BuyerScope[
  */
 export function sellerFallbackAccess(): Access {
   return { policies: [ipRateLimit("auth_failure", "auth_failure")], security: [], errors: ["rate_limited"] };
+}
+
+/** The buyer API's 404s and 405s: the same as the seller API's (no CORS, the failed-authentication bucket). */
+export function buyerFallbackAccess(): Access {
+  return sellerFallbackAccess();
 }
 
 /** Anyone, without CORS (an authenticated surface's own description): this endpoint's bucket per client IP. */

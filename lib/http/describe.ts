@@ -26,8 +26,13 @@ export interface Endpoint<P extends z.ZodType | undefined = z.ZodType | undefine
   body?: B;
   /** The handler writes in one transaction (with the idempotency record when the client sends a key). */
   transactional?: boolean;
-  /** Accepts Idempotency-Key (implies transactional). */
-  idempotent?: boolean;
+  /**
+   * Accepts Idempotency-Key. `true`: the handler writes in the request's transaction, with the
+   * key's record (implies transactional). `"claim"`: the domain call runs its own transaction and
+   * is itself idempotent by a token derived from the key (checkout), so the key is claimed before
+   * and its answer stored after (lib/http/policies/idempotency.ts `claimedIdempotency`).
+   */
+  idempotent?: boolean | "claim";
   cache?: CachePolicy;
   success: { status: 200 | 201; description: string; schema: z.ZodType };
   /** Errors the operation itself can answer, besides those of its access and its input. */

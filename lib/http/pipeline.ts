@@ -30,6 +30,8 @@ export interface RequestCtx {
   body?: unknown;
   /** Set by the form policy: every value of each posted field, in order (repeated checkboxes). */
   formLists?: Record<string, string[]>;
+  /** Set by an idempotency policy: the request's Idempotency-Key (absent when none was sent). */
+  idempotencyKey?: string;
   /** Set by the transaction policy: the database transaction the handler must write in. */
   tx?: Prisma.TransactionClient;
   /** Set by the cache policy: the response is shared-cacheable and revalidates by ETag. */

@@ -8,7 +8,7 @@ import type { CachePolicy } from "./cache-policies";
 import type { Endpoint } from "./describe";
 import { pipeline, type Policy, type RequestCtx } from "./pipeline";
 import { cacheFor } from "./policies/cache";
-import { idempotency } from "./policies/idempotency";
+import { claimedIdempotency, idempotency } from "./policies/idempotency";
 import { observe } from "./policies/observe";
 import { parseRequest } from "./policies/parse";
 import { inTransaction } from "./policies/transaction";
@@ -27,6 +27,8 @@ export interface HandlerContext<Q, B> {
   requestId: string;
   /** The authenticated caller (set on every endpoint whose access names one). */
   principal: Principal;
+  /** The request's Idempotency-Key, on an endpoint that accepts one (absent when none was sent). */
+  idempotencyKey?: string;
   /** Where the handler reads and writes: the request's transaction when the endpoint has one. */
   db: Prisma.TransactionClient | PrismaClient;
 }
@@ -41,8 +43,11 @@ export function route<P extends z.ZodType | undefined, Q extends z.ZodType | und
   handler: (ctx: HandlerContext<Parsed<Q>, Parsed<B>>) => Promise<HandlerResult>,
 ) {
   const policies: Policy[] = [observe, ...endpoint.access.policies, parseRequest({ query: endpoint.query, body: endpoint.body })];
-  if (endpoint.transactional || endpoint.idempotent) policies.push(inTransaction);
-  if (endpoint.idempotent) policies.push(idempotency);
+  if (endpoint.idempotent === "claim") policies.push(claimedIdempotency);
+  else {
+    if (endpoint.transactional || endpoint.idempotent) policies.push(inTransaction);
+    if (endpoint.idempotent) policies.push(idempotency);
+  }
   if (endpoint.cache) policies.push(cacheFor(endpoint.cache));
   return pipeline(endpoint.name, policies, callHandler(handler));
 }
@@ -59,6 +64,7 @@ function callHandler<Q, B>(handler: (ctx: HandlerContext<Q, B>) => Promise<Handl
         params: ctx.params,
         requestId: ctx.requestId,
         principal: ctx.principal!,
+        idempotencyKey: ctx.idempotencyKey,
         db: ctx.tx ?? db(),
       }),
     );

@@ -70,3 +70,19 @@ export function searchArguments(args: Record<string, unknown>): SearchParams {
 function invalid(param: string, problem: string): AppError {
   return new AppError("parameter_invalid", `Invalid '${param}': ${problem}.`, param);
 }
+
+/**
+ * Arguments of a tool whose API operation takes a query string (the buyer API's lists): JSON
+ * numbers and strings are written into a query string and validated by the operation's own query
+ * schema, so the limits and messages are the API's. Unknown arguments are refused by name.
+ */
+export function queryArguments<S extends z.ZodObject>(schema: S, args: Record<string, unknown>): z.output<S> {
+  const params = new URLSearchParams();
+  for (const [name, value] of Object.entries(withoutNulls(args))) {
+    if (!(name in schema.shape)) throw new AppError("parameter_invalid", `Unknown field '${name}'.`, name);
+    if (typeof value === "number" && Number.isFinite(value)) params.append(name, Number.isInteger(value) ? BigInt(value).toString() : String(value));
+    else if (typeof value === "string") params.append(name, value);
+    else throw invalid(name, "must be a string or a number");
+  }
+  return parseQuery(schema, params);
+}

@@ -1,8 +1,12 @@
+import { BUYER_SCOPES } from "@/lib/auth/scopes";
 import { absoluteUrl } from "@/lib/config";
+import { RESOURCES, resourceMetadataUrl } from "@/lib/oauth/resources";
 import { RATE_LIMITS } from "@/lib/ratelimit/config";
 import type { ConnectionGuideData } from "@/lib/schemas/mcp";
 
 export const MCP_PATH = "/api/mcp/mcp";
+/** Where the authorization server's RFC 8414 metadata is served (its issuer is `{base}/oauth`). */
+export const AUTHORIZATION_SERVER_METADATA_PATH = "/.well-known/oauth-authorization-server/oauth";
 
 const json = (value: unknown) => JSON.stringify(value, null, 2);
 
@@ -62,11 +66,28 @@ export function connectionGuide(): ConnectionGuideData {
         snippet_language: "shell",
       },
     ],
+    agent_server: {
+      server_url: absoluteUrl(RESOURCES.agent_mcp.path),
+      transport: "streamable-http",
+      authentication: "oauth",
+      authorization_server_metadata_url: absoluteUrl(AUTHORIZATION_SERVER_METADATA_PATH),
+      protected_resource_metadata_url: resourceMetadataUrl("agent_mcp"),
+      scopes: [...BUYER_SCOPES],
+      buyer_api_url: absoluteUrl(RESOURCES.buyer_api.path),
+      buyer_openapi_url: absoluteUrl(`${RESOURCES.buyer_api.path}/openapi.json`),
+      manage_url: absoluteUrl("/account/agents"),
+      summary:
+        `To act for a person (their cart, checkout, orders and returns), connect to ${absoluteUrl(RESOURCES.agent_mcp.path)} instead: the same catalog tools plus the holder's. ` +
+        "It uses OAuth: an unauthenticated request answers 401 with WWW-Authenticate pointing at its protected resource metadata, which names the authorization server; " +
+        "MCP clients with OAuth support (Claude Code, Claude Desktop, Cursor, VS Code) then register and open the sign-in and consent page in a browser. " +
+        "The person signs in, grants each scope one by one on the consent page, and can revoke the agent at any time on /account/agents, where they also set whether agents may place orders and their spending limits.",
+    },
     notes: [
       "No account, key, OAuth or cookie: the server is public, read-only except for cart links, and stateless (POST only; GET answers 405).",
       `Rate limit per client IP: a burst of ${capacity} requests, then ${refillPerSecond} per second. Over it the HTTP answer is 429 with Retry-After (seconds): wait that long. Responses carry X-RateLimit-Limit, X-RateLimit-Remaining and X-RateLimit-Reset.`,
       "Send a descriptive User-Agent naming your agent and how to reach you.",
       "Purchases stay with people: create_cart_link returns a link for a person to open; no tool places an order or takes a payment.",
+      `Agents acting for an account holder connect to the authenticated server ${absoluteUrl(RESOURCES.agent_mcp.path)} (OAuth) or use the buyer API ${absoluteUrl(RESOURCES.buyer_api.path)} (OpenAPI: ${absoluteUrl(`${RESOURCES.buyer_api.path}/openapi.json`)}); see agent_server.`,
       `The same catalog is a JSON API at ${absoluteUrl("/api/public/v1")} (OpenAPI: ${absoluteUrl("/api/public/v1/openapi.json")}).`,
     ],
     docs_url: absoluteUrl("/help/for-agents-public-api"),

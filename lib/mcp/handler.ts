@@ -1,7 +1,7 @@
 import { createMcpHandler } from "@modelcontextprotocol/server";
 import { MAX_BODY_BYTES } from "@/lib/http/body";
 import { logError } from "@/lib/http/log";
-import { createMcpServer, type McpRequestContext } from "./server";
+import { createMcpServer, PUBLIC_SURFACE, type McpRequestContext, type McpSurface } from "./server";
 
 /** Request headers a browser-based MCP client may send (CORS preflight). */
 export const MCP_REQUEST_HEADERS = ["Content-Type", "Accept", "Mcp-Protocol-Version", "Mcp-Method", "Mcp-Name", "Last-Event-ID", "X-Request-Id"];
@@ -12,9 +12,9 @@ export const MCP_REQUEST_HEADERS = ["Content-Type", "Accept", "Mcp-Protocol-Vers
  * fallback (no session id). The handler is made per request so that its server knows the
  * request id; nothing outlives the request.
  */
-export async function serveMcp(request: Request, context: McpRequestContext): Promise<Response> {
+export async function serveMcp(request: Request, context: McpRequestContext, surface: McpSurface = PUBLIC_SURFACE): Promise<Response> {
   let failure: Error | undefined;
-  const handler = createMcpHandler(() => createMcpServer(context), {
+  const handler = createMcpHandler(() => createMcpServer(context, surface), {
     maxRequestBodySize: MAX_BODY_BYTES,
     // Reporting only: rejected requests (a client's mistake) land here too.
     onerror: (error) => (failure = error),

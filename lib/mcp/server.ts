@@ -1,8 +1,10 @@
 import { McpServer } from "@modelcontextprotocol/server";
 import { absoluteUrl } from "@/lib/config";
+import { AppError } from "@/lib/errors";
 import { errorOf } from "@/lib/http/errors";
 import { serverInstructions } from "./instructions";
-import { TOOLS } from "./tools";
+import { PUBLIC_TOOLS } from "./tools/public";
+import type { ToolCaller, ToolDefinition, ToolResult } from "./tools/types";
 
 const CACHE_HINT = { ttlMs: 300_000, cacheScope: "public" } as const;
 
@@ -12,26 +14,59 @@ export interface McpRequestContext {
   requestId: string;
   /** Names the error of a failed tool call in the request's log line. */
   noteError: (code: string) => void;
+  /** The caller (the agent's token on the agent server). */
+  caller?: ToolCaller;
+  /**
+   * A failure the HTTP request must answer itself instead of a tool error (the agent server: a
+   * missing scope the domain found is an HTTP 403); true when taken.
+   */
+  escalate?: (error: AppError) => boolean;
+}
+
+/** One MCP server of the app: who it says it is, what it tells agents, and its tools. */
+export interface McpSurface {
+  name: string;
+  title: string;
+  instructions: () => string;
+  tools: readonly ToolDefinition[];
+  cacheScope: "public" | "private";
+}
+
+/** The public catalog server (/api/mcp/mcp). */
+export const PUBLIC_SURFACE: McpSurface = {
+  name: "marketplace",
+  title: "Marketplace catalog",
+  instructions: serverInstructions,
+  tools: PUBLIC_TOOLS,
+  cacheScope: "public",
+};
+
+/** The API's success body for a tool's result: `{ data, meta }`, or `{ data, next_cursor, meta }` for a list. */
+export function resultBody(result: ToolResult, requestId: string): Record<string, unknown> {
+  const meta = { ...result.meta, request_id: requestId };
+  return "next_cursor" in result ? { data: result.data, next_cursor: result.next_cursor ?? null, meta } : { data: result.data, meta };
 }
 
 /**
- * A fresh server for one HTTP request, with the seven tools. Each result's structured content is
- * the API's response body for the same input: `{ data, meta }`, or `{ error }` with isError set,
- * never a JSON-RPC error for bad arguments.
+ * A fresh server for one HTTP request, with the surface's tools. Each result's structured content
+ * is the API's response body for the same input: `{ data, meta }` (lists `{ data, next_cursor,
+ * meta }`), or `{ error }` with isError set, never a JSON-RPC error for bad arguments.
  */
-export function createMcpServer(context: McpRequestContext): McpServer {
+export function createMcpServer(context: McpRequestContext, surface: McpSurface = PUBLIC_SURFACE): McpServer {
+  const hint = { ...CACHE_HINT, cacheScope: surface.cacheScope };
   const server = new McpServer(
-    { name: "marketplace", title: "Marketplace catalog", version: "1.0.0", websiteUrl: absoluteUrl("/") },
+    { name: surface.name, title: surface.title, version: "1.0.0", websiteUrl: absoluteUrl("/") },
     {
       // Tools never change while a server runs, so there is nothing to subscribe to.
       capabilities: { tools: { listChanged: false } },
-      instructions: serverInstructions(),
+      instructions: surface.instructions(),
       // 2026-07-28 clients may keep the tool list and server description, as long as the API's
       // category tree (they change only with a release).
-      cacheHints: { "tools/list": CACHE_HINT, "server/discover": CACHE_HINT },
+      cacheHints: { "tools/list": hint, "server/discover": hint },
     },
   );
-  for (const tool of TOOLS) {
+  const caller = context.caller ?? {};
+  for (const tool of surface.tools) {
     server.registerTool(
       tool.name,
       {
@@ -43,10 +78,10 @@ export function createMcpServer(context: McpRequestContext): McpServer {
       },
       async (args) => {
         try {
-          const result = await tool.run(args);
-          const body = { data: result.data, meta: { ...result.meta, request_id: context.requestId } };
-          return { content: [{ type: "text", text: tool.text(body) }], structuredContent: body };
+          const body = resultBody(await tool.run(args, caller), context.requestId);
+          return { content: [{ type: "text", text: tool.text(body as unknown as ToolResult) }], structuredContent: body };
         } catch (err) {
+          if (err instanceof AppError && context.escalate?.(err)) throw err;
           const { body } = errorOf(err, context.requestId);
           context.noteError(body.error.code);
           return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: { ...body }, isError: true };

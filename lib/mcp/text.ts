@@ -3,7 +3,9 @@ import type { SearchResult } from "@/lib/catalog/search";
 import type { CartLinkResultData } from "@/lib/schemas/cart";
 import type { CategoryNodeData, ProductRecordData } from "@/lib/schemas/catalog";
 import type { HelpArticleData, HelpArticleSummaryData } from "@/lib/schemas/help";
+import type { BuyerUserData, CartData } from "@/lib/schemas/buyer";
 import type { ConnectionGuideData } from "@/lib/schemas/mcp";
+import type { OrderData, ReturnData } from "@/lib/schemas/orders";
 
 /*
  * The short text rendering that goes with each tool's structured result, for clients that show
@@ -85,6 +87,50 @@ export function connectionGuideText(guide: ConnectionGuideData): string {
     ...guide.clients.map((c) => `\n## ${c.name}\n${c.steps}\n\n${c.snippet}`),
     "\n## Rules",
     ...guide.notes.map((note) => `- ${note}`),
+    `\n## Acting for an account holder\n${guide.agent_server.summary}\nServer: ${guide.agent_server.server_url} (OAuth; authorization server metadata ${guide.agent_server.authorization_server_metadata_url}, protected resource metadata ${guide.agent_server.protected_resource_metadata_url}). Buyer API: ${guide.agent_server.buyer_api_url}.`,
     `\nMore: ${guide.docs_url}`,
   ].join("\n");
+}
+
+// The agent server's tools (the buyer API's bodies).
+
+export function profileText(user: BuyerUserData): string {
+  return `Acting for ${user.name ?? "(no name)"} <${user.email}> (user ${user.id}).`;
+}
+
+export function cartText(cart: CartData): string {
+  if (cart.lines.length === 0) return "The cart is empty. Add offers with add_to_cart { listing_id, quantity }.";
+  return [
+    `Cart: ${cart.lines.length} line(s), subtotal ${formatCents(cart.subtotal_cents)} (purchasable lines; shipping is added at checkout).`,
+    ...cart.lines.map(
+      (l) =>
+        `- listing_id ${l.listing_id}: ${l.title ?? "(no longer listed)"} from ${l.store_slug}, ${l.quantity} × ${formatCents(l.unit_price_cents)} = ${formatCents(l.line_total_cents)}${l.purchasable ? (l.in_stock ? "" : " (backorder)") : " [cannot be bought now]"}`,
+    ),
+  ].join("\n");
+}
+
+export function orderText(order: OrderData): string {
+  return [
+    `Order ${order.number} (id ${order.id}): ${order.status}, placed via ${order.placed_via}, total ${formatCents(order.total_cents)} (shipping ${formatCents(order.shipping_cents)}).`,
+    ...order.lines.map((l) => `- line ${l.id}: ${l.title} from ${l.store_slug}, ${l.quantity} × ${formatCents(l.unit_price_cents)}`),
+  ].join("\n");
+}
+
+export function ordersText(orders: OrderData[], nextCursor: string | null): string {
+  if (orders.length === 0) return "No orders.";
+  return [
+    ...orders.map((o) => `- ${o.number} (id ${o.id}): ${o.status}, ${formatCents(o.total_cents)}, ${o.created_at}`),
+    nextCursor ? `More: call again with cursor=${nextCursor}.` : "",
+  ]
+    .filter(Boolean)
+    .join("\n");
+}
+
+export function returnText(ret: ReturnData): string {
+  return `Return ${ret.id} of order ${ret.order_id}: ${ret.status}, ${ret.lines.map((l) => `${l.quantity} of line ${l.order_line_id} (${l.reason})`).join(", ")}.`;
+}
+
+export function returnsText(returns: ReturnData[], nextCursor: string | null): string {
+  if (returns.length === 0) return "No returns.";
+  return [...returns.map(returnText), nextCursor ? `More: call again with cursor=${nextCursor}.` : ""].filter(Boolean).join("\n");
 }

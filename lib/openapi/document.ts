@@ -22,7 +22,11 @@ export interface OpenApiDocumentOptions {
   tags: Array<{ name: string; description: string }>;
   /** The error envelope, registered as the `Error` component (see `errorEnvelope`). */
   errorEnvelope: z.ZodType;
+  /** Security schemes besides the store API key's (registered as given: the OAuth scheme of the buyer API). */
+  securitySchemes?: Record<string, SecuritySchemeObject>;
 }
+
+type SecuritySchemeObject = Parameters<OpenAPIRegistry["registerComponent"]>[2];
 
 /** Codes every JSON body can answer: wrong content type, not JSON, too large, or a field problem. */
 const BODY_ERRORS: ErrorCode[] = ["parameter_invalid", "parameter_missing", "body_invalid_json", "body_too_large", "content_type_invalid"];
@@ -140,6 +144,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: Op
       description: "A store API key, sent as `Authorization: Bearer mk_live_<key_id>.<secret>`. Each operation lists the scope it needs.",
     });
   }
+  for (const [name, scheme] of Object.entries(options.securitySchemes ?? {})) registry.registerComponent("securitySchemes", name, scheme);
 
   for (const endpoint of endpoints) {
     const successHeaders = headersFor(used, endpoint, endpoint.idempotent ? ["IdempotentReplayed"] : []);

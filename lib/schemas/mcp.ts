@@ -18,6 +18,21 @@ export const ConnectionGuide = z
         .strict()
         .openapi("ConnectionGuideClient"),
     ),
+    agent_server: z
+      .object({
+        server_url: z.string().openapi({ description: "Absolute URL of the authenticated MCP endpoint for agents acting for an account holder." }),
+        transport: z.literal("streamable-http"),
+        authentication: z.literal("oauth").openapi({ description: "OAuth 2.1 (authorization code with PKCE); the access token goes in `Authorization: Bearer`." }),
+        authorization_server_metadata_url: z.string().openapi({ description: "RFC 8414 metadata of the authorization server." }),
+        protected_resource_metadata_url: z.string().openapi({ description: "RFC 9728 metadata of the agent MCP server (the URL its 401s point at)." }),
+        scopes: z.array(z.string()).openapi({ description: "Scopes an agent may ask for; the holder grants each one on the consent page." }),
+        buyer_api_url: z.string().openapi({ description: "The same operations as a JSON API (its own tokens: resource `/api/v1/buyer`)." }),
+        buyer_openapi_url: z.string().openapi({ description: "The buyer API's OpenAPI 3.1 document." }),
+        manage_url: z.string().openapi({ description: "Where the holder sees connected agents and revokes them, and sets agents' spending limits." }),
+        summary: z.string().openapi({ description: "How it works, in a few sentences." }),
+      })
+      .strict()
+      .openapi("AgentServerGuide", { description: "The authenticated server for agents that act for an account holder (cart, checkout, orders, returns)." }),
     notes: z.array(z.string()).openapi({ description: "Rules that apply to every client (rate limits, User-Agent, purchases)." }),
     docs_url: z.string().openapi({ description: "Help article about connecting agents, for people." }),
   })

@@ -1,5 +1,7 @@
 import { absoluteUrl } from "@/lib/config";
 import { db } from "@/lib/db";
+import { AUTHORIZATION_SERVER_METADATA_PATH } from "@/lib/mcp/connection-guide";
+import { RESOURCES, resourceMetadataUrl } from "@/lib/oauth/resources";
 import { RATE_LIMITS } from "@/lib/ratelimit/config";
 
 /**
@@ -14,6 +16,8 @@ export async function llmsTxt(): Promise<string> {
   const api = absoluteUrl("/api/public/v1");
   const openapi = absoluteUrl("/api/public/v1/openapi.json");
   const mcp = absoluteUrl("/api/mcp/mcp");
+  const agentMcp = absoluteUrl(RESOURCES.agent_mcp.path);
+  const buyerApi = absoluteUrl(RESOURCES.buyer_api.path);
   const { catalog, cart_links: cartLinks, mcp: mcpLimit } = RATE_LIMITS;
 
   return `# Marketplace
@@ -34,7 +38,14 @@ Money is always integer cents (\`*_cents\`, USD). Stock is only a boolean \`in_s
 ## Buying
 
 - Cart links: \`POST /cart-links\` (or the \`create_cart_link\` tool) takes offers by \`listing_id\` and returns a URL for a human to open in their own browser; it prefills that person's cart and expires after 7 days. Price and availability are checked again when the link is opened.
-- No public endpoint places an order, pays, reserves stock or creates a cart on the service side. Checkout is done by the human.
+- No public endpoint places an order, pays, reserves stock or creates a cart on the service side. Checkout is done by the human, or by an agent the human connected with OAuth and allowed to order (below).
+
+## Agents acting for an account holder
+
+- [Agent MCP endpoint](${agentMcp}): streamable HTTP, POST only, stateless, authenticated with OAuth 2.1. The public catalog tools plus the holder's: \`get_profile\`, \`get_cart\`, \`add_to_cart\`, \`update_cart_line\`, \`remove_cart_line\`, \`checkout\`, \`list_orders\`, \`get_order\`, \`request_return\`, \`list_returns\`.
+- [Buyer API](${buyerApi}): the same operations as JSON over HTTP ([OpenAPI document](${buyerApi}/openapi.json)), with tokens issued for it.
+- OAuth: [authorization server metadata](${absoluteUrl(AUTHORIZATION_SERVER_METADATA_PATH)}) (RFC 8414); protected resource metadata (RFC 9728) at [${resourceMetadataUrl("agent_mcp")}](${resourceMetadataUrl("agent_mcp")}) and [${resourceMetadataUrl("buyer_api")}](${resourceMetadataUrl("buyer_api")}). Authorization code flow with PKCE (S256) and the \`resource\` parameter; a request without a token answers 401 with \`WWW-Authenticate\` pointing at the metadata.
+- The account holder signs in and grants each scope (\`profile:read\`, \`cart:read\`, \`cart:write\`, \`orders:read\`, \`returns:read\`, \`returns:write\`, \`checkout\`) on the consent page, and can revoke an agent at any time on [${absoluteUrl("/account/agents")}](${absoluteUrl("/account/agents")}), where they also decide whether agents may place orders and set per-order and monthly limits.
 
 ## Rules for clients
 

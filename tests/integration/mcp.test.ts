@@ -181,6 +181,43 @@ describe.each(CLIENTS)("MCP over HTTP with $label", (kind) => {
       "generic",
     ]);
     for (const client of body.data.clients) expect(client.snippet, client.client).toContain(url);
+    expectExactKeys(body.data, ["server_url", "transport", "authentication", "clients", "agent_server", "notes", "docs_url"], "connection guide");
+  });
+
+  it("get_connection_guide points agents acting for a person at the authenticated server and the buyer API (OAuth)", async () => {
+    const body = expectSuccess(await session.callTool("get_connection_guide", {}));
+    const base = baseUrl();
+    const agent = body.data.agent_server;
+    expectExactKeys(
+      agent,
+      [
+        "server_url",
+        "transport",
+        "authentication",
+        "authorization_server_metadata_url",
+        "protected_resource_metadata_url",
+        "scopes",
+        "buyer_api_url",
+        "buyer_openapi_url",
+        "manage_url",
+        "summary",
+      ],
+      "agent server guide",
+    );
+    expect(agent).toMatchObject({
+      server_url: `${base}/api/agent/mcp`,
+      transport: "streamable-http",
+      authentication: "oauth",
+      authorization_server_metadata_url: `${base}/.well-known/oauth-authorization-server/oauth`,
+      protected_resource_metadata_url: `${base}/.well-known/oauth-protected-resource/api/agent/mcp`,
+      buyer_api_url: `${base}/api/v1/buyer`,
+      buyer_openapi_url: `${base}/api/v1/buyer/openapi.json`,
+      manage_url: `${base}/account/agents`,
+    });
+    expect(agent.scopes).toEqual(["profile:read", "cart:read", "cart:write", "orders:read", "returns:read", "returns:write", "checkout"]);
+    expect(agent.summary).toMatch(/consent page/);
+    expect(agent.summary).toMatch(/revoke/);
+    expect(body.data.notes.join("\n")).toContain(`${base}/api/agent/mcp`);
   });
 
   it("a bad argument is a tool error carrying the API's envelope, never a protocol error", async () => {

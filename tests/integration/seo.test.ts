@@ -231,6 +231,18 @@ describe("GET /llms.txt points agents to the public API, its OpenAPI document an
     expect(res.text).toContain(`](${base}/api/mcp/mcp)`);
   });
 
+  it("points agents acting for a person at the agent MCP server and the buyer API, with OAuth's metadata, consent and revocation", () => {
+    const base = baseUrl();
+    expect(res.text).toContain(`](${base}/api/agent/mcp)`);
+    expect(res.text).toContain(`](${base}/api/v1/buyer)`);
+    expect(res.text).toContain(`](${base}/api/v1/buyer/openapi.json)`);
+    expect(res.text).toContain(`](${base}/.well-known/oauth-authorization-server/oauth)`);
+    expect(res.text).toContain(`](${base}/.well-known/oauth-protected-resource/api/agent/mcp)`);
+    expect(res.text).toContain(`](${base}/account/agents)`);
+    expect(res.text).toMatch(/consent page/);
+    expect(res.text).toMatch(/revoke/);
+  });
+
   it("says how to behave: cart links for humans, no ordering, rate limits, Retry-After, User-Agent", () => {
     expect(res.text).toMatch(/cart/i);
     expect(res.text).toMatch(/No public endpoint places an order/);

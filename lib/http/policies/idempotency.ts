@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { principalKey } from "@/lib/auth/principal";
+import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import type { Policy } from "../pipeline";
+import type { Policy, RequestCtx } from "../pipeline";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 const KEY = /^[\x21-\x7e](?:[\x20-\x7e]{0,253}[\x21-\x7e])?$/;
@@ -18,17 +19,9 @@ const TTL_MS = 24 * 60 * 60 * 1000;
 export const idempotency: Policy = async (ctx, next) => {
   const key = ctx.request.headers.get(IDEMPOTENCY_HEADER);
   if (key === null) return next();
-  if (!KEY.test(key)) {
-    throw new AppError("parameter_invalid", `${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters.`, IDEMPOTENCY_HEADER);
-  }
   const tx = ctx.tx;
-  if (!tx || !ctx.principal) throw new Error("idempotency needs the caller and transaction policies before it");
-  const owner = principalKey(ctx.principal);
-  const method = ctx.request.method;
-  const path = ctx.request.nextUrl.pathname;
-  const requestHash = new Uint8Array(
-    createHash("sha256").update(`${method}\n${path}\n${canonicalJson(ctx.body ?? null)}`).digest(),
-  );
+  if (!tx) throw new Error("idempotency needs the transaction policy before it");
+  const { owner, method, path, requestHash } = describeRequest(ctx, key);
 
   const [lock] = await tx.$queryRaw<[{ locked: boolean }]>`
     SELECT pg_try_advisory_xact_lock(hashtextextended(${`idempotency\n${owner}\n${key}`}, 0)) AS locked`;
@@ -39,18 +32,8 @@ export const idempotency: Policy = async (ctx, next) => {
   }
   const stored = await tx.idempotencyKey.findFirst({ where: { owner, key, expiresAt: { gt: new Date() } } });
   if (stored) {
-    if (Buffer.compare(Buffer.from(stored.requestHash), Buffer.from(requestHash)) !== 0) {
-      throw new AppError(
-        "idempotency_key_reused",
-        `This Idempotency-Key was used with another request (${stored.method} ${stored.path} with another body); use a new key for a new request.`,
-        IDEMPOTENCY_HEADER,
-      );
-    }
-    const body = withRequestId(stored.response, ctx.requestId);
-    return new Response(JSON.stringify(body), {
-      status: stored.status,
-      headers: { "Content-Type": "application/json; charset=utf-8", "Idempotent-Replayed": "true" },
-    });
+    if (!sameHash(stored.requestHash, requestHash)) throw keyReused(stored);
+    return replay(stored, ctx.requestId);
   }
 
   const response = await next();
@@ -66,6 +49,101 @@ export const idempotency: Policy = async (ctx, next) => {
   });
   return new Response(text, { status: response.status, headers: response.headers });
 };
+
+/**
+ * A key is "claimed" by a row with this status while its first request runs (the claiming
+ * variant below); a claim older than CLAIM_TTL_MS was left by a crash and may be taken again.
+ */
+const CLAIMED = 0;
+const CLAIM_TTL_MS = 2 * 60 * 1000;
+
+/**
+ * Idempotency-Key for an operation whose domain call commits in a transaction of its own and is
+ * itself idempotent by a token derived from the key (checkout: `placeOrder` answers the order a
+ * checkout token already placed), so that the record cannot share the change's transaction. The
+ * key is claimed first, in a short transaction (a row in its "running" state): a retry meanwhile
+ * is 409 `idempotency_key_in_use`, another body or path 422, a finished one replays the stored
+ * answer. A failed request releases its claim (errors are not stored). Were the process to stop
+ * between the change and its record, the claim expires and a retry runs the call again, which the
+ * domain's token turns into the answer of the change already made: never a second change.
+ */
+export const claimedIdempotency: Policy = async (ctx, next) => {
+  const key = ctx.request.headers.get(IDEMPOTENCY_HEADER);
+  if (key === null) return next();
+  const { owner, method, path, requestHash } = describeRequest(ctx, key);
+  const where = { owner_key: { owner, key } };
+
+  const stored = await db().$transaction(async (tx) => {
+    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`idempotency\n${owner}\n${key}`}, 0))`;
+    const row = await tx.idempotencyKey.findFirst({ where: { owner, key, expiresAt: { gt: new Date() } } });
+    if (row) {
+      if (!sameHash(row.requestHash, requestHash)) throw keyReused(row);
+      if (row.status !== CLAIMED) return row;
+      if (Date.now() - row.createdAt.getTime() < CLAIM_TTL_MS) {
+        throw new AppError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed; retry shortly.", IDEMPOTENCY_HEADER, {
+          headers: { "Retry-After": "1" },
+        });
+      }
+    }
+    const claim = { method, path, requestHash, status: CLAIMED, response: {}, createdAt: new Date(), expiresAt: new Date(Date.now() + TTL_MS) };
+    await tx.idempotencyKey.upsert({ where, create: { owner, key, ...claim }, update: claim });
+    return null;
+  });
+  if (stored) return replay(stored, ctx.requestId);
+
+  ctx.idempotencyKey = key;
+  const release = () => db().idempotencyKey.deleteMany({ where: { owner, key, status: CLAIMED } });
+  let response: Response;
+  try {
+    response = await next();
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  if (response.status >= 400) {
+    await release();
+    return response;
+  }
+  const text = await response.text();
+  const record = withRequestId(JSON.parse(text) as Record<string, unknown>, undefined);
+  await db().idempotencyKey.update({ where, data: { status: response.status, response: record as object } });
+  return new Response(text, { status: response.status, headers: response.headers });
+};
+
+/** Whose key, and what the request is (method, path and body hashed), for both variants. */
+function describeRequest(ctx: RequestCtx, key: string) {
+  if (!KEY.test(key)) {
+    throw new AppError("parameter_invalid", `${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters.`, IDEMPOTENCY_HEADER);
+  }
+  if (!ctx.principal) throw new Error("idempotency needs the caller policy before it");
+  const method = ctx.request.method;
+  const path = ctx.request.nextUrl.pathname;
+  return {
+    owner: principalKey(ctx.principal),
+    method,
+    path,
+    requestHash: new Uint8Array(createHash("sha256").update(`${method}\n${path}\n${canonicalJson(ctx.body ?? null)}`).digest()),
+  };
+}
+
+function sameHash(a: Uint8Array, b: Uint8Array): boolean {
+  return Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
+}
+
+function keyReused(stored: { method: string; path: string }): AppError {
+  return new AppError(
+    "idempotency_key_reused",
+    `This Idempotency-Key was used with another request (${stored.method} ${stored.path} with another body); use a new key for a new request.`,
+    IDEMPOTENCY_HEADER,
+  );
+}
+
+function replay(stored: { status: number; response: unknown }, requestId: string): Response {
+  return new Response(JSON.stringify(withRequestId(stored.response, requestId)), {
+    status: stored.status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Idempotent-Replayed": "true" },
+  });
+}
 
 /** The body with `meta.request_id` set to `requestId` (or removed when undefined). */
 function withRequestId(body: unknown, requestId: string | undefined): Record<string, unknown> {

@@ -1,4 +1,4 @@
-import type { StandardSchemaWithJSON, ToolAnnotations } from "@modelcontextprotocol/server";
+import type { ToolAnnotations } from "@modelcontextprotocol/server";
 import type { z } from "zod";
 import { createCartLink } from "@/lib/cart/links";
 import { getCategoryTree } from "@/lib/catalog/categories";
@@ -11,37 +11,17 @@ import { CategoriesResponse, ProductPath, ProductResponse, RequestMeta, SearchRe
 import { HelpArticle, HelpArticlePath, HelpArticleSummary, HelpSearchMeta, HelpSearchRequest } from "@/lib/schemas/help";
 import { ConnectionGuide } from "@/lib/schemas/mcp";
 import { z as zod } from "@/lib/schemas/zod";
-import { bodyArguments, searchArguments, searchInputSchema } from "./arguments";
-import { connectionGuide } from "./connection-guide";
-import { advertisedInput, once, responseBody } from "./schemas";
-import * as text from "./text";
-
-/** A success body without its request id: the wrapper adds `meta.request_id`, as the API does. */
-export interface ToolResult {
-  data: unknown;
-  meta?: Record<string, unknown>;
-}
-
-export interface ToolDefinition {
-  name: string;
-  title: string;
-  /** Written for an agent: when to use the tool, its inputs, paging, what the result means. */
-  description: string;
-  /** Advertised input schema, generated from the API's zod schema (checked by `run`, not the SDK). */
-  inputSchema: StandardSchemaWithJSON<Record<string, unknown>>;
-  /** The API's response body: success `{ data, meta }` or error `{ error }`. */
-  outputSchema: StandardSchemaWithJSON;
-  annotations: ToolAnnotations;
-  /** Validates the arguments as the API validates the same input, then calls the domain. */
-  run: (args: Record<string, unknown>) => Promise<ToolResult>;
-  /** Short text rendering of the result (the full JSON is the structured content). */
-  text: (result: ToolResult) => string;
-}
+import { bodyArguments, searchArguments, searchInputSchema } from "../arguments";
+import { connectionGuide } from "../connection-guide";
+import { advertisedInput, once, responseBody } from "../schemas";
+import * as text from "../text";
+import type { ToolDefinition } from "./types";
 
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
-const NoArguments = zod.object({}).strict();
+export const NoArguments = zod.object({}).strict();
 
-export const TOOLS: ToolDefinition[] = [
+/** The public catalog tools (the public MCP server's, and the first of the agent MCP server's). */
+export const PUBLIC_TOOLS: ToolDefinition[] = [
   {
     name: "search_products",
     title: "Search products",
@@ -121,7 +101,7 @@ The link is for a human: give them the URL. Opening it puts the lines into that 
   {
     name: "get_connection_guide",
     title: "How to connect MCP clients",
-    description: `How to add this MCP server to common clients (Claude Code, Claude Desktop, Cursor, VS Code, MCP Inspector, any streamable HTTP client), with this server's URL filled in, and the rules every client follows (no authentication, rate limits, User-Agent). Use it when a person asks how to use this marketplace from their own tools.`,
+    description: `How to add this MCP server to common clients (Claude Code, Claude Desktop, Cursor, VS Code, MCP Inspector, any streamable HTTP client), with this server's URL filled in, and the rules every client follows (no authentication, rate limits, User-Agent); agent_server describes the authenticated server (OAuth) for agents that act for an account holder: cart, checkout, orders and returns. Use it when a person asks how to use this marketplace from their own tools.`,
     inputSchema: advertisedInput(once(() => jsonSchemaOf(NoArguments))),
     outputSchema: responseBody(zod.object({ data: ConnectionGuide, meta: RequestMeta }).strict()),
     annotations: { title: "How to connect MCP clients", ...READ_ONLY },

@@ -1,0 +1,9 @@
+import { oauthPrincipalOf } from "@/lib/auth/principal";
+import { listReturns } from "@/lib/buyer";
+import { listReturnsEndpoint } from "@/lib/endpoints/buyer/orders";
+import { buyerFallbackAccess } from "@/lib/http/access";
+import { otherMethods } from "@/lib/http/methods";
+import { route } from "@/lib/http/route";
+
+export const GET = route(listReturnsEndpoint, async ({ db, principal, query }) => listReturns(db, oauthPrincipalOf(principal).userId, query));
+export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods(["GET"], { access: buyerFallbackAccess(), name: "buyer.method_not_allowed" });

@@ -1,0 +1,114 @@
+import { checkLines, isPurchasable } from "@/lib/cart/availability";
+import { addToCart, CartFullError, CART_MAX_LINES, setLineQuantity } from "@/lib/cart/cart";
+import type { Prisma } from "@/lib/db";
+import { AppError } from "@/lib/errors";
+import { isUuid, type Db } from "@/lib/orders/common";
+import type { AddCartLineData, CartData, CartLineData, UpdateCartLineData } from "@/lib/schemas/buyer";
+import type { ConditionValue } from "@/lib/schemas/catalog";
+
+/**
+ * The holder's own cart (the account cart the storefront's /cart shows when they are signed in),
+ * as the buyer API and the agent MCP tools see it. Writes run in the caller's transaction, so that
+ * an Idempotency-Key's record is stored with the change it describes.
+ */
+
+type Tx = Prisma.TransactionClient;
+
+interface LineRow {
+  listing_id: string;
+  quantity: number;
+  price_cents: number;
+  currency: string;
+  condition: ConditionValue;
+  store_slug: string;
+  product_slug: string | null;
+  title: string | null;
+}
+
+/** The holder's cart with current prices and availability (an account without a cart: an empty one). */
+export async function getBuyerCart(client: Db, userId: string): Promise<CartData> {
+  const rows = await client.$queryRaw<LineRow[]>`
+    SELECT cl.listing_id::text AS listing_id, cl.quantity, l.price_cents, l.currency, l.condition::text AS condition,
+           s.slug AS store_slug,
+           CASE WHEN p.publicly_listed THEN p.slug END AS product_slug,
+           CASE WHEN p.publicly_listed THEN p.title END AS title
+      FROM carts c
+      JOIN cart_lines cl ON cl.cart_id = c.id
+      JOIN listings l ON l.id = cl.listing_id
+      JOIN stores s ON s.id = l.store_id
+      JOIN products p ON p.id = l.product_id
+     WHERE c.user_id = ${userId}::uuid
+     ORDER BY cl.added_at, cl.listing_id`;
+  // Whether a line can be bought is the one rule of lib/cart/availability.ts; counts never leave it.
+  const checks = await checkLines(rows, client);
+  const lines = rows.map((row, i): CartLineData => {
+    const status = checks[i]!.status;
+    return {
+      listing_id: row.listing_id,
+      product_slug: row.product_slug,
+      title: row.title,
+      store_slug: row.store_slug,
+      condition: row.condition,
+      quantity: row.quantity,
+      unit_price_cents: row.price_cents,
+      line_total_cents: row.price_cents * row.quantity,
+      in_stock: status === "in_stock",
+      purchasable: isPurchasable(status),
+    };
+  });
+  return {
+    object: "cart",
+    lines,
+    subtotal_cents: lines.filter((l) => l.purchasable).reduce((sum, l) => sum + l.line_total_cents, 0),
+    currency: rows[0]?.currency ?? "USD",
+  };
+}
+
+/**
+ * Adds `quantity` units of an offer (a new line, or more of a line already there; a line holds at
+ * most 99, as on the storefront), then answers the cart. An offer that cannot supply the line's
+ * quantity is refused and nothing changes: 409 `listing_unavailable` (unknown, withdrawn, unlisted)
+ * or `insufficient_stock` (no count is revealed); a cart of 100 offers takes no new one (409 `cart_full`).
+ */
+export async function addCartLine(tx: Tx, userId: string, line: AddCartLineData): Promise<CartData> {
+  let result;
+  try {
+    result = await addToCart({ userId }, line.listing_id, line.quantity, tx);
+  } catch (err) {
+    if (err instanceof CartFullError) {
+      throw new AppError("cart_full", `A cart holds at most ${CART_MAX_LINES} different offers; remove a line first.`, "listing_id");
+    }
+    throw err;
+  }
+  if (result === "unavailable") {
+    throw new AppError("listing_unavailable", "This offer cannot be bought now (unknown, withdrawn or no longer listed).", "listing_id", {
+      extra: { listing_id: line.listing_id },
+    });
+  }
+  if (result === "insufficient_stock") {
+    throw new AppError("insufficient_stock", "This offer cannot supply that many units now; ask for fewer.", "quantity", {
+      extra: { listing_id: line.listing_id },
+    });
+  }
+  return getBuyerCart(tx, userId);
+}
+
+/**
+ * Sets a line's quantity (1-99) and answers the cart. As on the storefront, the quantity is set
+ * even when the offer cannot supply it now: the line then shows `purchasable: false` (checkout
+ * refuses it) until it is lowered or removed.
+ */
+export async function updateCartLine(tx: Tx, userId: string, listingId: string, change: UpdateCartLineData): Promise<CartData> {
+  if (!isUuid(listingId) || !(await setLineQuantity({ userId }, listingId.toLowerCase(), change.quantity, tx))) throw lineNotFound();
+  return getBuyerCart(tx, userId);
+}
+
+/** Removes a line and answers the cart. */
+export async function removeCartLine(tx: Tx, userId: string, listingId: string): Promise<CartData> {
+  if (!isUuid(listingId) || !(await setLineQuantity({ userId }, listingId.toLowerCase(), 0, tx))) throw lineNotFound();
+  return getBuyerCart(tx, userId);
+}
+
+function lineNotFound(): AppError {
+  return new AppError("cart_line_not_found", "Your cart has no line for this listing.");
+}
