@@ -12,6 +12,20 @@ export type SellerScope = (typeof SELLER_SCOPES)[number];
 export type BuyerScope = (typeof BUYER_SCOPES)[number];
 export type Scope = SellerScope | BuyerScope;
 
+/**
+ * Each buyer scope in plain words, as the holder reads it on the consent screen and on
+ * /account/agents, and as the buyer API's OpenAPI document describes it: one wording everywhere.
+ */
+export const BUYER_SCOPE_TEXT: Record<BuyerScope, string> = {
+  "profile:read": "See your name and e-mail address",
+  "cart:read": "See your cart",
+  "cart:write": "Add, change and remove items in your cart",
+  "orders:read": "See your orders",
+  "returns:read": "See your returns",
+  "returns:write": "Ask for returns of your delivered orders",
+  checkout: "Place orders for you, paid with your default payment method and shipped to your default address, within your agent spending limits",
+};
+
 const IMPLIES: Partial<Record<Scope, Scope[]>> = {
   checkout: ["cart:write"],
   "cart:write": ["cart:read"],

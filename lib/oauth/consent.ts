@@ -7,16 +7,6 @@ import { oauthProvider } from "./provider";
 import { DEFAULT_RESOURCE, resourceNamed, resourceUrl, type ResourceName } from "./resources";
 
 /** Each buyer scope in plain words: the label of its checkbox on the consent screen. */
-export const SCOPE_TEXT: Record<BuyerScope, string> = {
-  "profile:read": "See your name and e-mail address",
-  "cart:read": "See your cart",
-  "cart:write": "Add, change and remove items in your cart",
-  "orders:read": "See your orders",
-  "returns:read": "See your returns",
-  "returns:write": "Ask for returns of your orders",
-  checkout: "Place orders for you, paid with your default payment method and shipped to your default address, within your agent spending limits",
-};
-
 /** What the consent screen shows of one authorization request (an oidc-provider interaction). */
 export interface ConsentRequest {
   uid: string;

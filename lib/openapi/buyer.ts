@@ -1,4 +1,4 @@
-import { BUYER_SCOPES, type BuyerScope } from "@/lib/auth/scopes";
+import { BUYER_SCOPE_TEXT, BUYER_SCOPES, effectiveScopes } from "@/lib/auth/scopes";
 import { BUYER_ENDPOINTS } from "@/lib/endpoints/buyer";
 import { buyerOpenApiEndpoint } from "@/lib/endpoints/buyer/openapi";
 import { ERROR_CODES, type ErrorCode } from "@/lib/errors";
@@ -9,16 +9,15 @@ import { LIST_LIMIT_DEFAULT, LIST_LIMIT_MAX } from "@/lib/schemas/seller/common"
 import { z } from "@/lib/schemas/zod";
 import { buildOpenApiDocument, errorCodesOf, errorEnvelope } from "./document";
 
-/** What each buyer scope lets an agent do, in plain words (the OAuth scheme's scope descriptions). */
-export const BUYER_SCOPE_DESCRIPTIONS: Record<BuyerScope, string> = {
-  "profile:read": "See your name and e-mail address.",
-  "cart:read": "See your cart.",
-  "cart:write": "Add, change and remove items in your cart (includes seeing your cart).",
-  "orders:read": "See your orders.",
-  "returns:read": "See your returns.",
-  "returns:write": "Request returns of your delivered orders (includes seeing your returns).",
-  checkout: "Place orders paid with your default payment method, within the limits you set on /account/agents (includes changing your cart).",
-};
+/** The scopes in the holder's words, with what each implies (lib/auth/scopes.ts). */
+function scopeDescriptions(): Record<string, string> {
+  return Object.fromEntries(
+    BUYER_SCOPES.map((scope) => {
+      const implied = [...effectiveScopes([scope])].filter((s) => s !== scope);
+      return [scope, `${BUYER_SCOPE_TEXT[scope]}.${implied.length ? ` Includes ${implied.map((s) => `\`${s}\``).join(" and ")}.` : ""}`];
+    }),
+  );
+}
 
 const buyer = RATE_LIMITS.buyer;
 const authFailure = RATE_LIMITS.auth_failure;
@@ -76,7 +75,7 @@ function buildBuyerDocument() {
             authorizationUrl: "/oauth/authorize",
             tokenUrl: "/oauth/token",
             refreshUrl: "/oauth/token",
-            scopes: { ...BUYER_SCOPE_DESCRIPTIONS },
+            scopes: scopeDescriptions(),
           },
         },
       },

@@ -1,6 +1,6 @@
 import { formatCents } from "@/lib/catalog/money";
 import type { AgentConnection } from "@/lib/oauth/connections";
-import { SCOPE_TEXT } from "@/lib/oauth/consent";
+import { BUYER_SCOPE_TEXT } from "@/lib/auth/scopes";
 
 const WHEN = new Intl.DateTimeFormat("en-US", { dateStyle: "medium", timeStyle: "short", timeZone: "UTC" });
 
@@ -29,7 +29,7 @@ export function ConnectedAgents({ connections, spentByGrant }: { connections: Ag
               <ul data-field="scopes">
                 {c.scopes.map((scope) => (
                   <li key={scope} data-scope={scope}>
-                    {SCOPE_TEXT[scope as keyof typeof SCOPE_TEXT] ?? scope}
+                    {BUYER_SCOPE_TEXT[scope as keyof typeof BUYER_SCOPE_TEXT] ?? scope}
                   </li>
                 ))}
               </ul>

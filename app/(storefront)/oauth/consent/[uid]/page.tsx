@@ -5,7 +5,8 @@ import { getSessionUser } from "@/lib/auth/session";
 import { formatCents } from "@/lib/catalog/money";
 import { AppError } from "@/lib/errors";
 import { clientIp } from "@/lib/http/client-ip";
-import { readConsentRequest, SCOPE_TEXT } from "@/lib/oauth/consent";
+import { BUYER_SCOPE_TEXT } from "@/lib/auth/scopes";
+import { readConsentRequest } from "@/lib/oauth/consent";
 import { getAgentSettings } from "@/lib/agents/settings";
 
 export const metadata: Metadata = { title: "Connect an agent", robots: { index: false } };
@@ -50,7 +51,7 @@ export default async function ConsentPage({ params }: Props) {
           {request.scopes.map((scope) => (
             <label className="check" key={scope}>
               <input type="checkbox" name="scope" value={scope} defaultChecked />
-              <span className="check-text">{SCOPE_TEXT[scope]}</span>
+              <span className="check-text">{BUYER_SCOPE_TEXT[scope]}</span>
             </label>
           ))}
         </fieldset>
