@@ -450,8 +450,56 @@ with the full URL of this site followed by \`/api/mcp/mcp\`.
 
 No public endpoint places an order or takes a payment. An agent prepares a cart link and the
 person opens it, reviews the cart and pays. Account holders can additionally connect an agent to
-their own account over OAuth, approving each permission; that is described in the account
-settings.
+their own account over OAuth, approving each permission: see
+[Connecting your own agent](/help/connecting-your-agent).
+`,
+  },
+  {
+    slug: "connecting-your-agent",
+    title: "Connecting your own agent to your account",
+    summary: "Let an AI assistant or app work with your cart, orders and returns: connect it over OAuth, choose what it may do, and disconnect it at any time.",
+    body: `# Connecting your own agent
+
+An agent (an AI assistant such as Claude, Cursor or VS Code, or an app) can work with **your**
+cart, orders and returns once you connect it to your account. You choose what it may do, and
+you can disconnect it at any moment.
+
+## Connecting
+
+Give your agent the address of our agent server: this site's address followed by
+\`/api/agent/mcp\` (apps that speak plain JSON use \`/api/v1/buyer\` instead). The agent opens a
+page of ours in your browser:
+
+1. sign in, if you are not signed in already;
+2. read which agent is asking (its name and the site it sends you back to) and what it asks to
+   do, one checkbox per permission, all ticked;
+3. untick anything you do not want it to do, then choose **Allow** (or **Deny**).
+
+The agent gets only what you left ticked. Nothing about your password or card is shared with it.
+
+## The permissions
+
+| Permission | What the agent may do |
+|---|---|
+| See your name and e-mail address | read your profile |
+| See your cart | read your cart |
+| Add, change and remove items in your cart | change your cart (and read it) |
+| See your orders | read your orders and their tracking |
+| See your returns | read your returns |
+| Ask for returns of your delivered orders | request returns (and read them) |
+| Place orders for you | check out, within your agent spending limits (and change your cart) |
+
+Placing orders also needs you to allow it on **Your account → Agents**, with a per-order and a
+monthly limit: see [Letting agents place orders](/help/agent-settings). Orders an agent places
+ship to your default address and are paid with your default payment method.
+
+## Seeing and disconnecting agents
+
+**Your account → Agents** (\`/account/agents\`) lists every agent you connected: what you let it
+do, when it was first and last used, and what it spent this month. **Revoke** disconnects it at
+once: its very next request is refused. To give it access again, connect it again.
+
+An agent that has not been used for 90 days is disconnected by itself.
 `,
   },
   {
