@@ -41,9 +41,12 @@ async function createUser(pool: pg.Pool): Promise<{ id: string; email: string }>
   return { id: rows[0].id, email };
 }
 
-/** A loopback redirect URI on a port nothing listens on: the browser stops at it (another origin). */
+/**
+ * A loopback redirect URI on a port nothing listens on: the browser stops at it (another origin
+ * than the app's, whose port the test setup chose from the ephemeral range above 32768).
+ */
 function loopbackRedirect(): string {
-  return `http://127.0.0.1:${20_000 + Math.floor(Math.random() * 40_000)}/callback`;
+  return `http://127.0.0.1:${20_000 + Math.floor(Math.random() * 12_000)}/callback`;
 }
 
 interface Connected {
