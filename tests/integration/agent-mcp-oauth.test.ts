@@ -9,7 +9,8 @@
  * both of its modes); "Revoke" on /account/agents makes the next call a 401. The same with a
  * client ID metadata document URL as client_id, on an app of its own that may fetch documents
  * from loopback (OAUTH_CIMD_ALLOW_LOOPBACK=on, trusting a self-signed certificate through
- * NODE_EXTRA_CA_CERTS, as tests/integration/oauth-attacks.test.ts does).
+ * NODE_EXTRA_CA_CERTS, as tests/integration/oauth-attacks.test.ts does). A native client (loopback
+ * redirect) that comes back on another port keeps its registration and completes (RFC 8252).
  */
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -260,6 +261,37 @@ fullFlow("registered by RFC 7591", () => ({
   provider: new InMemoryOAuthProvider(loopbackRedirect()),
   expectRegistration: true,
 }));
+
+describe("a native client's loopback redirect URI", () => {
+  it("may come back on another port than it registered (RFC 8252): the SDK's next authorization on a new port completes", async () => {
+    const base = inject("BASE_URL");
+    const holder = await createUser(sharedPool);
+    const browser = new Browser(base);
+    await browser.signIn(holder.email, PASSWORD);
+    const calls: RecordedCall[] = [];
+    const ip = randomIp();
+    const first = new InMemoryOAuthProvider(loopbackRedirect());
+    expect(UnauthorizedError.isInstance(await rejection(newClient("2026").connect(transportFor(base, first, calls, ip))))).toBe(true);
+    expect((first.client as { application_type?: string }).application_type).toBe("native");
+
+    // A later run of the same client listens on another port; it keeps its registration.
+    const registered = new URL(first.redirectUrl);
+    const moved = new URL(first.redirectUrl);
+    moved.port = String(Number(registered.port) + 1);
+    const second = new InMemoryOAuthProvider(moved.toString());
+    second.client = first.client;
+    expect(UnauthorizedError.isInstance(await rejection(newClient("2026").connect(transportFor(base, second, calls, ip))))).toBe(true);
+    expect(calls.filter((c) => c.url.endsWith("/oauth/register"))).toHaveLength(1);
+    expect(second.lastAuthorizationUrl().searchParams.get("redirect_uri")).toBe(moved.toString());
+
+    const callback = await holderAllows(browser, second.lastAuthorizationUrl(), ["profile:read"]);
+    expect(`${callback.origin}${callback.pathname}`).toBe(moved.toString());
+    await transportFor(base, second, calls, ip).finishAuth(callback.searchParams);
+    const { client } = await connect(base, second, calls, ip);
+    expect(((await client.callTool({ name: "get_profile", arguments: {} })) as { structuredContent?: any }).structuredContent.data.id).toBe(holder.id);
+    await client.close();
+  });
+});
 
 describe("with a client ID metadata document URL as client_id", () => {
   let app: IsolatedApp;
