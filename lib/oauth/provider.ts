@@ -87,6 +87,12 @@ function configuration(): Configuration {
       return grantId ? ctx.oidc.provider.Grant.find(grantId) : undefined;
     },
     expiresWithSession: () => false,
+    // RFC 7009 revocation of either token of a grant ends the whole grant, which is the holder's
+    // connection on /account/agents. oidc-provider already destroys every token of the grant in
+    // both cases, but by default keeps the Grant itself when an access token is revoked: the
+    // connection would stay listed, and counted, with no token left to use. (Revoking a refresh
+    // token, or reusing a rotated-out one, ends the Grant by default.)
+    revokeGrantPolicy: () => true,
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed("refresh_token"),
     rotateRefreshToken: true,
     ttl: {

@@ -1,36 +1,42 @@
 /**
- * An agent connects in a real browser with JavaScript off: the agent (oauth4webapi in this
- * process) registers and starts an authorization; the browser signs in as the seed's shopper,
- * sees the consent screen (screenshots at 1280 and 390 px), unticks one scope and allows; the
- * agent exchanges the code; /account/agents lists it with the granted scopes; "Revoke" ends its
- * token at once (checked by the resource side's own check, lib/oauth/verify.ts, in a child
- * process). Screenshots go to test-results/screenshots/oauth-*.png.
+ * The acceptance point, literally, in a real browser with JavaScript off: an agent (oauth4webapi
+ * in this process) registers and starts an authorization; the browser signs in as the seed's
+ * shopper, sees the consent screen (screenshots at 1280 and 390 px), unticks one scope and
+ * allows; the agent exchanges the code and calls `GET /api/v1/buyer/me` (200, the holder);
+ * /account/agents lists it with exactly the granted scopes (screenshots at both widths);
+ * "Revoke" ends it, and the agent's next call to `GET /api/v1/buyer/me` is 401. Neither page is
+ * wider than a 390 px screen. Screenshots go to test-results/screenshots/oauth-*.png.
  */
-import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { expect, test, type Page } from "@playwright/test";
-import { authorizationUrl, exchangeCode, registerAgent } from "../helpers/oauth-agent";
+import { authorizationUrl, BUYER_SCOPES, exchangeCode, randomIp, refresh, registerAgent } from "../helpers/oauth-agent";
 
 const SCREENSHOTS = path.join("test-results", "screenshots");
+const SHOPPER = "demo-shopper@example.com";
 
-async function shot(page: Page, name: string) {
+/** Screenshots of the page at 1280 and 390 px; at 390 px the page must not scroll sideways. */
+async function shots(page: Page, name: string) {
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `oauth-${name}-1280.png`), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${name} is wider than the screen`).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: path.join(SCREENSHOTS, `oauth-${name}.png`), fullPage: true });
+  expect(overflow, `${name} is wider than a 390 px screen`).toBeLessThanOrEqual(0);
+  await page.screenshot({ path: path.join(SCREENSHOTS, `oauth-${name}-390.png`), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 900 });
 }
 
-function resourceSays(token: string): string {
-  return execFileSync("npx", ["tsx", "tests/helpers/verify-token-cli.ts", token, "buyer_api"], {
-    env: { ...process.env, DATABASE_URL: process.env.E2E_DATABASE_URL, PUBLIC_BASE_URL: process.env.E2E_BASE_URL },
-    encoding: "utf8",
-  }).trim();
+/** The agent's call: `GET /api/v1/buyer/me` with its access token, over plain HTTP. */
+async function buyerMe(baseURL: string, token: string) {
+  const res = await fetch(`${baseURL}/api/v1/buyer/me`, { headers: { Authorization: `Bearer ${token}`, "X-Forwarded-For": randomIp() } });
+  return { status: res.status, challenge: res.headers.get("www-authenticate"), json: await res.json() };
 }
 
 test.describe("connecting an agent", () => {
   test.use({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
 
-  test("sign in, consent with one scope unticked, see it on /account/agents, revoke it", async ({ page, baseURL }) => {
-    const agent = await registerAgent(baseURL!, { client_name: "Browser Test Agent" });
+  test("sign in, consent with one scope unticked, see exactly the granted scopes on /account/agents, revoke: the next call is 401", async ({ page, baseURL }) => {
+    const clientName = `Browser Test Agent ${Math.random().toString(36).slice(2, 8)}`;
+    const agent = await registerAgent(baseURL!, { client_name: clientName });
     const start = await authorizationUrl(agent);
     const clientHost = new URL(agent.redirectUri).host;
     await page.route(`https://${clientHost}/**`, (route) => route.fulfill({ status: 200, contentType: "text/plain", body: "back at the agent" }));
@@ -38,39 +44,50 @@ test.describe("connecting an agent", () => {
     await page.goto(start.url.toString());
     await expect(page).toHaveURL(/\/signin\?next=%2Foauth%2Fconsent%2F/);
     const signIn = page.getByRole("form", { name: "Sign in" });
-    await signIn.getByLabel("Email").fill("demo-shopper@example.com");
+    await signIn.getByLabel("Email").fill(SHOPPER);
     await signIn.getByLabel("Password").fill("demo-password");
     await signIn.getByRole("button", { name: "Sign in" }).click();
 
     await expect(page).toHaveURL(/\/oauth\/consent\/[\w-]+$/);
-    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Connect Browser Test Agent?");
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(`Connect ${clientName}?`);
     await expect(page.locator("[data-field=redirect-host]")).toHaveText(clientHost);
-    const orders = page.getByLabel("See your orders", { exact: true });
-    await expect(orders).toBeChecked();
-    await expect(page.locator("input[name=scope]")).toHaveCount(7);
-    await shot(page, "consent-1280");
-    await page.setViewportSize({ width: 390, height: 844 });
-    await shot(page, "consent-390");
-    await page.setViewportSize({ width: 1280, height: 900 });
+    await expect(page.locator("input[name=scope]")).toHaveCount(BUYER_SCOPES.length);
+    for (const box of await page.locator("input[name=scope]").all()) await expect(box).toBeChecked();
 
+    const orders = page.getByLabel("See your orders", { exact: true });
     await orders.uncheck();
+    await expect(orders).not.toBeChecked();
+    await shots(page, "consent");
+    await expect(orders).not.toBeChecked();
     await page.getByRole("button", { name: "Allow" }).click();
     await expect(page).toHaveURL(new RegExp(`^https://${clientHost.replace(/\./g, "\\.")}/callback\\?code=`));
+
+    const granted = BUYER_SCOPES.filter((scope) => scope !== "orders:read");
     const tokens = await exchangeCode(agent, new URL(page.url()), start);
-    expect(tokens.scope!.split(" ")).not.toContain("orders:read");
-    expect(resourceSays(tokens.access_token)).toBe("ok");
+    expect(tokens.scope!.split(" ")).toEqual(granted);
+    const me = await buyerMe(baseURL!, tokens.access_token);
+    expect(me.status).toBe(200);
+    expect(me.json.data).toMatchObject({ object: "user", email: SHOPPER });
 
     await page.goto("/account/agents");
-    const item = page.locator("#connected-agents li[data-grant-id]").filter({ hasText: "Browser Test Agent" });
+    const item = page.locator("#connected-agents li[data-grant-id]").filter({ hasText: clientName });
     await expect(item).toHaveCount(1);
-    await expect(item.locator("[data-scope]")).toHaveCount(6);
-    await expect(item.locator("[data-scope='orders:read']")).toHaveCount(0);
+    expect(await item.locator("[data-scope]").evaluateAll((els) => els.map((el) => el.getAttribute("data-scope")))).toEqual(granted);
+    await expect(item).toContainText(`(${clientHost})`);
     await expect(item.locator("[data-field=spent]")).toHaveText("$0.00");
-    await shot(page, "agents-1280");
+    await shots(page, "agents");
 
     await item.getByRole("button", { name: "Revoke" }).click();
     await expect(page.getByRole("status")).toHaveText("Agent disconnected: its access ended at once.");
-    await expect(page.locator("#connected-agents li[data-grant-id]").filter({ hasText: "Browser Test Agent" })).toHaveCount(0);
-    expect(resourceSays(tokens.access_token)).toBe("invalid_token");
+    await expect(page.locator("#connected-agents li[data-grant-id]").filter({ hasText: clientName })).toHaveCount(0);
+
+    const after = await buyerMe(baseURL!, tokens.access_token);
+    expect(after.status).toBe(401);
+    expect(after.json.error.code).toBe("invalid_token");
+    expect(after.challenge).toBe(
+      `Bearer error="invalid_token", error_description="The access token is unknown, expired or revoked.", resource_metadata="${baseURL}/.well-known/oauth-protected-resource/api/v1/buyer"`,
+    );
+    // The refresh token went with the connection: the agent cannot come back without the holder.
+    await expect(refresh(agent, tokens.refresh_token!)).rejects.toMatchObject({ error: "invalid_grant" });
   });
 });
