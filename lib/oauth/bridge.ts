@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable, Writable } from "node:stream";
+import { BUYER_SCOPES } from "@/lib/auth/scopes";
 import { publicBaseUrl } from "@/lib/config";
 import { oauthProvider } from "./provider";
 import { OAUTH_MOUNT, resourceNamed, resourceUrl } from "./resources";
@@ -137,6 +138,19 @@ function canonicalResources(params: URLSearchParams): boolean {
   return true;
 }
 
+/**
+ * An authorization request without `scope` asks for every buyer scope: the pre-defined default
+ * RFC 6749 section 3.3 allows, and what the protected resources' `scopes_supported` lists (an MCP
+ * client that finds no scope in a challenge or in that document sends none). The consent screen
+ * shows them all, each can be unticked. Without this oidc-provider would carry an empty request to
+ * the consent screen, where nothing could be granted and any answer was `access_denied`.
+ */
+function defaultScope(params: URLSearchParams): boolean {
+  if (params.get("scope")?.trim()) return false;
+  params.set("scope", BUYER_SCOPES.join(" "));
+  return true;
+}
+
 const handlers = new WeakMap<object, NodeHandler>();
 function oauthHandler(): NodeHandler {
   const provider = oauthProvider();
@@ -148,11 +162,15 @@ function oauthHandler(): NodeHandler {
 /** An HTTP request to the authorization server (anything under /oauth), answered by oidc-provider. */
 export async function serveOAuth(request: Request, clientIp: string, path = new URL(request.url).pathname.slice(OAUTH_MOUNT.length) || "/"): Promise<Response> {
   const url = new URL(request.url);
-  if (canonicalResources(url.searchParams)) url.search = url.searchParams.toString();
+  const authorize = path === "/authorize";
+  const query = url.searchParams;
+  const queryChanged = [canonicalResources(query), authorize && request.method === "GET" && defaultScope(query)].some(Boolean);
+  if (queryChanged) url.search = query.toString();
   let body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
   if (body && /^application\/x-www-form-urlencoded/i.test(request.headers.get("content-type") ?? "")) {
     const form = new URLSearchParams(Buffer.from(body).toString("utf8"));
-    if (canonicalResources(form)) body = new TextEncoder().encode(form.toString());
+    const formChanged = [canonicalResources(form), authorize && request.method === "POST" && defaultScope(form)].some(Boolean);
+    if (formChanged) body = new TextEncoder().encode(form.toString());
   }
   return callNode(oauthHandler(), { method: request.method, path: `${path}${url.search}`, headers: request.headers, body, clientIp });
 }

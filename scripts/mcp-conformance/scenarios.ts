@@ -82,7 +82,10 @@ export interface ScenarioRun {
 }
 
 const ROOT = process.cwd();
-const RUNNER = path.join(ROOT, "node_modules", ".bin", "conformance");
+// The package's own entry point, not node_modules/.bin/conformance: the 0.2.0 alpha installed beside
+// it (as @modelcontextprotocol/conformance-auth, for tests/integration/oauth-conformance.test.ts)
+// has a bin of the same name, and which of the two the link points at depends on install order.
+const RUNNER = path.join(ROOT, "node_modules", "@modelcontextprotocol", "conformance", "dist", "index.js");
 const NODE20_SHIM = path.join(ROOT, "scripts", "mcp-conformance", "node20.mjs");
 
 function runRunner(args: string[], timeoutMs = 60_000): Promise<{ exitCode: number | null; output: string }> {
