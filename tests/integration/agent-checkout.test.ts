@@ -14,6 +14,7 @@ import { createDb, type PrismaClient } from "../../lib/db";
 import type { AppError } from "../../lib/errors";
 import { alertText, fillForm, statusText } from "../helpers/forms";
 import { parseHtml } from "../helpers/html";
+import { mintAccessToken } from "../helpers/oauth-tokens";
 import { startIsolatedApp, storeIdOf, type IsolatedApp } from "../helpers/seller";
 
 const PASSWORD = `pw-${randomBytes(8).toString("hex")}`;
@@ -654,5 +655,76 @@ describe("the agent settings form on /account/agents", () => {
     // B's page shows B's settings only.
     expect(formState((await browserB.get("/account/agents")).text)).toMatchObject({ perOrder: "700", monthly: "900" });
     expect(formState((await browserA.get("/account/agents")).text)).toMatchObject({ perOrder: "10", monthly: "20" });
+  });
+});
+
+describe("no agent can change the holder's agent settings (decisions.md: only the holder, signed in)", () => {
+  it("the settings form takes no access token, and no buyer API route or agent MCP tool takes settings", async () => {
+    const { id, email } = await holder("token-limits");
+    const browser = new Browser();
+    await browser.signIn(email);
+    await browser.save({ [ENABLED]: true, [PER_ORDER]: "20", [MONTHLY]: "100" });
+    const before = await settingsRow(id);
+    const fields = { orders_enabled: "on", per_order_limit: "100000", monthly_limit: "1000000" };
+    const scopes = ["profile:read", "cart:read", "cart:write", "orders:read", "returns:read", "returns:write", "checkout"];
+
+    for (const resource of ["buyer_api", "agent_mcp"] as const) {
+      const { token } = await mintAccessToken(app.pool, { userId: id, scopes, resource, baseUrl: app.baseUrl });
+      // With the token alone (no session cookie), as a same-origin form post: sent to sign in.
+      const res = await fetch(new URL("/account/agents/settings", app.baseUrl), {
+        method: "POST",
+        body: new URLSearchParams(fields).toString(),
+        headers: {
+          Authorization: `Bearer ${token}`,
+          "Content-Type": "application/x-www-form-urlencoded",
+          "Sec-Fetch-Site": "same-origin",
+          Origin: app.baseUrl,
+          "X-Forwarded-For": "10.9.9.9",
+        },
+        redirect: "manual",
+      });
+      expect(res.status).toBe(303);
+      expect(res.headers.get("location")).toMatch(/^\/signin\?next=/);
+      expect(await settingsRow(id)).toEqual(before);
+
+      if (resource === "buyer_api") {
+        // Nothing under the buyer API answers for settings or limits.
+        for (const path of ["/settings", "/agent-settings", "/me/settings", "/limits", "/me"]) {
+          for (const method of ["POST", "PATCH", "PUT"]) {
+            const write = await fetch(new URL(`/api/v1/buyer${path}`, app.baseUrl), {
+              method,
+              body: JSON.stringify({ orders_enabled: true, per_order_limit_cents: 10_000_000, monthly_limit_cents: 100_000_000 }),
+              headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", "X-Forwarded-For": "10.9.9.8" },
+            });
+            expect([404, 405], `${method} ${path}`).toContain(write.status);
+          }
+        }
+      } else {
+        // The agent MCP server lists no tool that touches settings.
+        const list = await fetch(new URL("/api/agent/mcp", app.baseUrl), {
+          method: "POST",
+          body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "t", version: "1" } } }),
+          headers: { Authorization: `Bearer ${token}`, "Content-Type": "application/json", Accept: "application/json, text/event-stream", "X-Forwarded-For": "10.9.9.7" },
+        });
+        expect(list.status).toBe(200);
+        const tools = await fetch(new URL("/api/agent/mcp", app.baseUrl), {
+          method: "POST",
+          body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list", params: {} }),
+          headers: {
+            Authorization: `Bearer ${token}`,
+            "Content-Type": "application/json",
+            Accept: "application/json, text/event-stream",
+            "Mcp-Protocol-Version": "2025-11-25",
+            "X-Forwarded-For": "10.9.9.7",
+          },
+        });
+        const text = await tools.text();
+        const body = JSON.parse(text.startsWith("{") ? text : text.split("\n").find((l) => l.startsWith("data: "))!.slice(6));
+        const names: string[] = body.result.tools.map((t: { name: string }) => t.name);
+        expect(names).toContain("checkout");
+        expect(names.filter((n) => /setting|limit/i.test(n))).toEqual([]);
+      }
+    }
+    expect(await settingsRow(id)).toEqual(before);
   });
 });
