@@ -1,10 +1,9 @@
-import { checkLines, isPurchasable } from "@/lib/cart/availability";
-import { addToCart, CartFullError, CART_MAX_LINES, setLineQuantity } from "@/lib/cart/cart";
+import { isPurchasable } from "@/lib/cart/availability";
+import { addToCart, CartFullError, CART_MAX_LINES, getCart, setLineQuantity } from "@/lib/cart/cart";
 import type { Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { isUuid, type Db } from "@/lib/orders/common";
 import type { AddCartLineData, CartData, CartLineData, UpdateCartLineData } from "@/lib/schemas/buyer";
-import type { ConditionValue } from "@/lib/schemas/catalog";
 
 /**
  * The holder's own cart (the account cart the storefront's /cart shows when they are signed in),
@@ -14,53 +13,31 @@ import type { ConditionValue } from "@/lib/schemas/catalog";
 
 type Tx = Prisma.TransactionClient;
 
-interface LineRow {
-  listing_id: string;
-  quantity: number;
-  price_cents: number;
-  currency: string;
-  condition: ConditionValue;
-  store_slug: string;
-  product_slug: string | null;
-  title: string | null;
-}
-
-/** The holder's cart with current prices and availability (an account without a cart: an empty one). */
+/**
+ * The holder's cart with current prices and availability (an account without a cart: an empty
+ * one): the storefront's cart (lib/cart) in the buyer API's shape. `client`: the caller's
+ * transaction after a write, so the answer shows the write.
+ */
 export async function getBuyerCart(client: Db, userId: string): Promise<CartData> {
-  const rows = await client.$queryRaw<LineRow[]>`
-    SELECT cl.listing_id::text AS listing_id, cl.quantity, l.price_cents, l.currency, l.condition::text AS condition,
-           s.slug AS store_slug,
-           CASE WHEN p.publicly_listed THEN p.slug END AS product_slug,
-           CASE WHEN p.publicly_listed THEN p.title END AS title
-      FROM carts c
-      JOIN cart_lines cl ON cl.cart_id = c.id
-      JOIN listings l ON l.id = cl.listing_id
-      JOIN stores s ON s.id = l.store_id
-      JOIN products p ON p.id = l.product_id
-     WHERE c.user_id = ${userId}::uuid
-     ORDER BY cl.added_at, cl.listing_id`;
-  // Whether a line can be bought is the one rule of lib/cart/availability.ts; counts never leave it.
-  const checks = await checkLines(rows, client);
-  const lines = rows.map((row, i): CartLineData => {
-    const status = checks[i]!.status;
-    return {
-      listing_id: row.listing_id,
-      product_slug: row.product_slug,
-      title: row.title,
-      store_slug: row.store_slug,
-      condition: row.condition,
-      quantity: row.quantity,
-      unit_price_cents: row.price_cents,
-      line_total_cents: row.price_cents * row.quantity,
-      in_stock: status === "in_stock",
-      purchasable: isPurchasable(status),
-    };
-  });
+  const cart = await getCart({ userId }, client);
   return {
     object: "cart",
-    lines,
-    subtotal_cents: lines.filter((l) => l.purchasable).reduce((sum, l) => sum + l.line_total_cents, 0),
-    currency: rows[0]?.currency ?? "USD",
+    lines: cart.lines.map(
+      (line): CartLineData => ({
+        listing_id: line.listing_id,
+        product_slug: line.product?.slug ?? null,
+        title: line.product?.title ?? null,
+        store_slug: line.store_slug,
+        condition: line.condition,
+        quantity: line.quantity,
+        unit_price_cents: line.price_cents,
+        line_total_cents: line.line_total_cents,
+        in_stock: line.status === "in_stock",
+        purchasable: isPurchasable(line.status),
+      }),
+    ),
+    subtotal_cents: cart.subtotal_cents,
+    currency: cart.currency,
   };
 }
 

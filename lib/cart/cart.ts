@@ -17,6 +17,7 @@ export interface CartLineView {
   /** Null when the product is no longer publicly listed. */
   product: { slug: string; title: string; url: string; image_url: string | null } | null;
   store_name: string;
+  store_slug: string;
   condition: ConditionValue;
   condition_label: string;
   quantity: number;
@@ -52,11 +53,14 @@ export class CartFullError extends Error {
  */
 export type CartOwner = { token: string } | { userId: string };
 
-/** The owner's cart; an absent owner, an unknown token or an account without a cart is an empty cart. */
-export async function getCart(owner: CartOwner | undefined): Promise<CartView> {
-  const cartId = owner ? await findCartId(owner) : null;
+/**
+ * The owner's cart; an absent owner, an unknown token or an account without a cart is an empty
+ * cart. `executor`: a caller's transaction, to read the cart as its own writes left it.
+ */
+export async function getCart(owner: CartOwner | undefined, executor: Pick<Tx, "$queryRaw" | "cart"> = db()): Promise<CartView> {
+  const cartId = owner ? await findCartId(owner, executor) : null;
   if (!cartId) return EMPTY;
-  return viewOf(cartId, db());
+  return viewOf(cartId, executor);
 }
 
 interface LineRow {
@@ -67,6 +71,7 @@ interface LineRow {
   currency: string;
   condition: ConditionValue;
   store_name: string;
+  store_slug: string;
   product_slug: string | null;
   product_title: string | null;
   image_url: string | null;
@@ -75,7 +80,7 @@ interface LineRow {
 async function viewOf(cartId: string, executor: Pick<Tx, "$queryRaw">): Promise<CartView> {
   const rows = await executor.$queryRaw<LineRow[]>`
     SELECT cl.listing_id::text AS listing_id, cl.quantity, cl.price_cents AS seen_price_cents,
-           l.price_cents, l.currency, l.condition, s.name AS store_name,
+           l.price_cents, l.currency, l.condition, s.name AS store_name, s.slug AS store_slug,
            CASE WHEN p.publicly_listed THEN p.slug END AS product_slug,
            CASE WHEN p.publicly_listed THEN p.title END AS product_title,
            CASE WHEN p.publicly_listed THEN
@@ -102,6 +107,7 @@ async function viewOf(cartId: string, executor: Pick<Tx, "$queryRaw">): Promise<
             }
           : null,
       store_name: row.store_name,
+      store_slug: row.store_slug,
       condition: row.condition,
       condition_label: CONDITION_LABELS[row.condition],
       quantity: row.quantity,
