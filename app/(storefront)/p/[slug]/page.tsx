@@ -6,6 +6,7 @@ import { getProduct } from "@/lib/catalog/product";
 import { AppError } from "@/lib/errors";
 import type { ProductRecordData } from "@/lib/schemas/catalog";
 import { jsonLdScript, productJsonLd } from "@/lib/seo/json-ld";
+import { attributeRows } from "@/lib/storefront/attributes";
 import { Breadcrumb } from "../../_components/Breadcrumb";
 import { Rating } from "../../_components/Rating";
 
@@ -36,7 +37,7 @@ export default async function ProductPage({ params }: Props) {
   const product = await loadProduct((await params).slug);
   const buyBox = product.offers.find((o) => o.listing_id === product.buy_box_listing_id) ?? null;
   const [cover, ...more] = product.images;
-  const attributes = Object.entries(product.attributes);
+  const attributes = attributeRows(product.attributes);
 
   return (
     <main
@@ -165,10 +166,10 @@ export default async function ProductPage({ params }: Props) {
           <h2 id="details">Details</h2>
           <table aria-labelledby="details">
             <tbody>
-              {attributes.map(([name, value]) => (
-                <tr key={name}>
-                  <th scope="row">{name.replaceAll("_", " ")}</th>
-                  <td>{typeof value === "boolean" ? (value ? "Yes" : "No") : typeof value === "object" ? JSON.stringify(value) : String(value)}</td>
+              {attributes.map(({ key, label, value }) => (
+                <tr key={key} data-attribute={key}>
+                  <th scope="row">{label}</th>
+                  <td>{value}</td>
                 </tr>
               ))}
               {product.gtin ? (
