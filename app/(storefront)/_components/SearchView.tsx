@@ -1,7 +1,13 @@
 import type { SearchResult } from "@/lib/catalog/search";
 import { SORTS, type FacetEntryData } from "@/lib/schemas/catalog";
 import { hrefWith, listValues, toggleListValue } from "@/lib/storefront/search-url";
+import { Pagination } from "./Pagination";
 import { ProductCard } from "./ProductCard";
+import { SortSelect } from "./SortSelect";
+
+/** The filters "Clear all filters" drops; the words (`q`), sort and page size stay. */
+const FILTERS = ["category", "brand", "condition", "price_min_cents", "price_max_cents"] as const;
+const CLEARED = Object.fromEntries(FILTERS.map((key) => [key, null]));
 
 const SORT_LABELS: Record<(typeof SORTS)[number], string> = {
   relevance: "Relevance",
@@ -48,6 +54,7 @@ export function SearchView({ basePath, params, result, categoryLinks }: Props) {
   };
   const facetTitles = { category: "Category", brand: "Brand", condition: "Condition", price: "Price" } as const;
   const hidden = [...params].filter(([key]) => key !== "sort" && key !== "page");
+  const filtered = FILTERS.some((key) => params.getAll(key).some((v) => v.trim() !== ""));
 
   return (
     <div className="search-layout">
@@ -84,18 +91,23 @@ export function SearchView({ basePath, params, result, categoryLinks }: Props) {
           <p role="status">
             {meta.total.toLocaleString("en-US")} {meta.total === 1 ? "result" : "results"}
           </p>
+          {filtered ? (
+            <a className="clear-filters" href={hrefWith(basePath, params, CLEARED)} data-clear-filters>
+              Clear all filters
+            </a>
+          ) : null}
           <form data-sort-form method="get" action={basePath}>
             {hidden.map(([key, value], i) => (
               <input key={`${key}-${i}`} type="hidden" name={key} value={value} />
             ))}
             <label htmlFor="sort">Sort by </label>
-            <select id="sort" name="sort" defaultValue={params.get("sort") ?? "relevance"}>
+            <SortSelect defaultValue={params.get("sort") ?? "relevance"}>
               {SORTS.map((sort) => (
                 <option key={sort} value={sort}>
                   {SORT_LABELS[sort]}
                 </option>
               ))}
-            </select>{" "}
+            </SortSelect>{" "}
             <button type="submit">Apply</button>
           </form>
         </div>
@@ -110,23 +122,7 @@ export function SearchView({ basePath, params, result, categoryLinks }: Props) {
             ))}
           </div>
         )}
-        {meta.page_count > 1 ? (
-          <nav className="pagination" data-pagination aria-label="Pages">
-            {meta.page > 1 ? (
-              <a rel="prev" href={hrefWith(basePath, params, { page: String(Math.min(meta.page - 1, meta.page_count)) })}>
-                ← Previous
-              </a>
-            ) : null}
-            <span>
-              Page {meta.page} of {meta.page_count}
-            </span>
-            {meta.page < meta.page_count ? (
-              <a rel="next" href={hrefWith(basePath, params, { page: String(meta.page + 1) })}>
-                Next →
-              </a>
-            ) : null}
-          </nav>
-        ) : null}
+        <Pagination basePath={basePath} params={params} page={meta.page} pageCount={meta.page_count} />
       </div>
     </div>
   );
