@@ -145,7 +145,7 @@ their seller dashboard there, and marketplace admins a link to the marketplace s
 ## Signing out
 
 Choose **Sign out** on your account page. You are signed out on this browser; your account's
-cart stays with your account for next time. A cart nobody has changed for 90 days is emptied.
+cart stays with your account for next time. A cart nobody has changed for 90 days may be emptied.
 
 ## Security
 

@@ -1,8 +1,9 @@
 import Link from "next/link";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { cache } from "react";
+import { cache, type ComponentProps } from "react";
 import ReactMarkdown from "react-markdown";
+import remarkGfm from "remark-gfm";
 import { absoluteUrl } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { getHelpArticle } from "@/lib/help/articles";
@@ -31,6 +32,17 @@ function withoutTitleHeading(markdown: string, title: string): string {
   return first?.trim() === `# ${title}` ? rest.join("\n").trimStart() : markdown;
 }
 
+/** A GFM table, scrollable on its own on a narrow screen instead of widening the page. */
+function HelpTable(props: ComponentProps<"table"> & { node?: unknown }) {
+  const { node, ...table } = props;
+  void node;
+  return (
+    <div className="help-table">
+      <table {...table} />
+    </div>
+  );
+}
+
 export default async function HelpArticlePage({ params }: Props) {
   const article = await loadArticle((await params).slug);
   return (
@@ -49,7 +61,7 @@ export default async function HelpArticlePage({ params }: Props) {
         <h1>{article.title}</h1>
         {/* Markdown rendered to elements; raw HTML in the source is not rendered. The page
             heading is the article's title, so headings inside the body start one level down. */}
-        <ReactMarkdown components={{ h1: "h2" }}>{withoutTitleHeading(article.body, article.title)}</ReactMarkdown>
+        <ReactMarkdown remarkPlugins={[remarkGfm]} components={{ h1: "h2", table: HelpTable }}>{withoutTitleHeading(article.body, article.title)}</ReactMarkdown>
       </article>
     </main>
   );
