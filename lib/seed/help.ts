@@ -467,7 +467,8 @@ you can disconnect it at any moment.
 ## Connecting
 
 Give your agent the address of our agent server: this site's address followed by
-\`/api/agent/mcp\` (apps that speak plain JSON use \`/api/v1/buyer\` instead). The agent opens a
+\`/api/agent/mcp\` (apps that speak plain JSON use the buyer API at \`/api/v1/buyer\` instead,
+described at \`/api/v1/buyer/openapi.json\`). The agent opens a
 page of ours in your browser:
 
 1. sign in, if you are not signed in already;
@@ -645,7 +646,8 @@ of delivery. Each return has the buttons its status allows:
 
 ## Automate it
 
-Listings, stock and shipping templates are also available through the seller API at \`/api/v1\`. See
+Listings, stock and shipping templates are also available through the seller API at \`/api/v1\`,
+described at [\`/api/v1/openapi.json\`](/api/v1/openapi.json). See
 [Seller API keys](/help/seller-api-keys).
 `,
   },
