@@ -8,8 +8,6 @@ export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
   const { checkConfig } = await import("./lib/config");
   checkConfig();
-  const { keepErrorResponsesPrivate } = await import("./lib/http/error-cache-control");
-  keepErrorResponsesPrivate();
   if (!process.env.DATABASE_URL) {
     const { openAtStartup } = await import("./lib/db/embedded");
     await openAtStartup();
