@@ -71,18 +71,20 @@ function parcels(lines: CartLineView[]) {
 function CartLineRow({ line }: { line: CartLineView }) {
   return (
     <tr data-cart-line={line.listing_id} data-quantity={line.quantity} data-price-cents={line.price_cents} data-status={line.status}>
-      <td className="cart-item">
-        {line.product?.image_url ? (
-          // eslint-disable-next-line @next/next/no-img-element -- catalog images are plain files
-          <img className="cart-thumb" src={line.product.image_url} alt="" width={64} height={64} loading="lazy" />
-        ) : (
-          <span className="cart-thumb" aria-hidden="true" />
-        )}
-        <div>
-          {line.product ? <a href={line.product.url}>{line.product.title}</a> : <span>Item no longer listed</span>}
-          <div className="muted">{line.condition_label}</div>
-          <div className={line.status === "in_stock" || line.status === "backorder" ? "in-stock" : "out-of-stock"}>
-            {STATUS_TEXT[line.status]}
+      <td>
+        <div className="cart-item">
+          {line.product?.image_url ? (
+            // eslint-disable-next-line @next/next/no-img-element -- catalog images are plain files
+            <img className="cart-thumb" src={line.product.image_url} alt="" width={64} height={64} loading="lazy" />
+          ) : (
+            <span className="cart-thumb" aria-hidden="true" />
+          )}
+          <div>
+            {line.product ? <a href={line.product.url}>{line.product.title}</a> : <span>Item no longer listed</span>}
+            <div className="muted">{line.condition_label}</div>
+            <div className={line.status === "in_stock" || line.status === "backorder" ? "in-stock" : "out-of-stock"}>
+              {STATUS_TEXT[line.status]}
+            </div>
           </div>
         </div>
       </td>
