@@ -794,7 +794,7 @@ describe("the cart is grouped by store, one parcel each", () => {
 });
 
 describe("the header's Cart link shows the item count on private pages only", () => {
-  it("/cart: Cart (n) with data-cart-count = the cart's item count; an empty cart shows Cart and 0", async () => {
+  it("/cart and /checkout: Cart (n) with data-cart-count = the cart's item count; an empty cart shows Cart and 0", async () => {
     const [x, y] = await take(2);
     const visitor = new Visitor();
     const empty = await visitor.cart();
@@ -804,6 +804,11 @@ describe("the header's Cart link shows the item count on private pages only", ()
     const cart = await visitor.cart();
     expect(cart.headerCart).toEqual({ text: "Cart (3)", count: 3 });
     expect(cart.res.headers.get("cache-control") ?? "").not.toMatch(/public|s-maxage/);
+    // The guest checkout page is private too.
+    const checkout = await visitor.request("/checkout");
+    expect(checkout.status).toBe(200);
+    expect(checkout.headers.get("cache-control") ?? "").not.toMatch(/public|s-maxage/);
+    expect(parseHeaderCart(checkout.text)).toEqual({ text: "Cart (3)", count: 3 });
   });
 
   it("publicly cached pages never carry a visitor's count, even when the client names a private path", async () => {
