@@ -4,6 +4,7 @@ import { isToken, newToken } from "@/lib/cart/token";
 import { PUBLIC_CORS_HEADERS } from "@/lib/http/cors";
 import { errorBody } from "@/lib/http/errors";
 import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/http/request-id";
+import { PAGE_PATH_HEADER } from "@/lib/storefront/private-pages";
 
 /**
  * Every request gets an X-Request-Id (a well-formed incoming one is kept) on both sides.
@@ -19,6 +20,8 @@ export function proxy(request: NextRequest) {
   if (!decodable && pathname.startsWith("/api/")) return malformedApiPath(requestId);
   const headers = new Headers(request.headers);
   headers.set(REQUEST_ID_HEADER, requestId);
+  // Always overwritten, so a client cannot pose as another page (lib/storefront/private-pages.ts).
+  headers.set(PAGE_PATH_HEADER, pathname);
 
   let newCartToken: string | undefined;
   const cartCookie = request.cookies.get(CART_COOKIE)?.value;

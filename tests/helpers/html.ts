@@ -131,6 +131,41 @@ export interface ProductPage {
   /** Parsed `<script type="application/ld+json">` blocks. */
   jsonLd: unknown[];
   canonical: string | null;
+  /** The featured offer box's add-to-cart form; null when the box has none. */
+  buyBoxForm: AddToCartForm | null;
+  /** Each offer row's add-to-cart form, by listing id of the row. */
+  offerForms: Record<string, AddToCartForm | null>;
+}
+
+export interface AddToCartForm {
+  method: string | null;
+  action: string | null;
+  /** The hidden `listing_id` value. */
+  listingId: string | null;
+  /** Whether it has a `quantity` input. */
+  hasQuantity: boolean;
+  /** Its submit button's text. */
+  button: string | null;
+}
+
+function readAddToCartForm($: Html, form: ReturnType<Html>): AddToCartForm | null {
+  if (!form.length) return null;
+  const button = form.find('button[type="submit"], button:not([type])').first();
+  return {
+    method: form.attr("method") ?? null,
+    action: form.attr("action") ?? null,
+    listingId: form.find('input[name="listing_id"]').attr("value") ?? null,
+    hasQuantity: form.find('input[name="quantity"]').length === 1,
+    button: button.length ? $(button).text().trim() : null,
+  };
+}
+
+/** The header's Cart link: its text and `data-cart-count` (null when the page shows no count). */
+export function parseHeaderCart(html: string): { text: string; count: number | null } | null {
+  const $ = parseHtml(html);
+  const link = $('header a[href="/cart"]').first();
+  if (!link.length) return null;
+  return { text: link.text().replace(/\s+/g, " ").trim(), count: intAttr(link.attr("data-cart-count")) };
 }
 
 export function parseProductPage(html: string): ProductPage {
@@ -167,6 +202,12 @@ export function parseProductPage(html: string): ProductPage {
     offers,
     jsonLd,
     canonical: $('link[rel="canonical"]').attr("href") ?? null,
+    buyBoxForm: readAddToCartForm($, $(".buy-box form").first()),
+    offerForms: Object.fromEntries(
+      $("tr[data-listing-id]")
+        .toArray()
+        .map((el) => [$(el).attr("data-listing-id") ?? "", readAddToCartForm($, $(el).find("form").first())]),
+    ),
   };
 }
 
@@ -201,6 +242,18 @@ export interface CartPage {
   notice: string | null;
   /** `data-link-line` entries: what changed on a link's lines since it was made. */
   changes: CartLinkChange[];
+  /** `data-cart-store` sections in page order: one parcel per store. */
+  stores: CartPageStore[];
+  /** The header's Cart link (see parseHeaderCart). */
+  headerCart: { text: string; count: number | null } | null;
+}
+
+export interface CartPageStore {
+  slug: string;
+  /** The section's heading text. */
+  heading: string;
+  /** Its lines: listing id and thumbnail `src` (null without one), in page order. */
+  lines: Array<{ listingId: string; thumbnail: string | null }>;
 }
 
 /** Reads /cart and /cart/l/{token} through their hooks (docs/storefront-markup.md). */
@@ -239,5 +292,22 @@ export function parseCartPage(html: string): CartPage {
     empty: $("[data-cart-empty]").length > 0,
     notice: notice.length ? (notice.attr("data-notice") ?? "") : null,
     changes,
+    stores: $("[data-cart-store]")
+      .toArray()
+      .map((el) => {
+        const section = $(el);
+        return {
+          slug: section.attr("data-cart-store") ?? "",
+          heading: section.find("h2, h3").first().text().replace(/\s+/g, " ").trim(),
+          lines: section
+            .find("[data-cart-line]")
+            .toArray()
+            .map((row) => ({
+              listingId: $(row).attr("data-cart-line") ?? "",
+              thumbnail: $(row).find("img").attr("src") ?? null,
+            })),
+        };
+      }),
+    headerCart: parseHeaderCart(html),
   };
 }

@@ -14,7 +14,7 @@ import { createHash, randomBytes, randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { api, findInventoryLeak, randomClientIp } from "../helpers/http";
-import { parseCartPage, parseHtml, type CartPage } from "../helpers/html";
+import { parseCartPage, parseHeaderCart, parseHtml, parseProductPage, type CartPage } from "../helpers/html";
 import { createTestDatabase, startServer, type StartedServer, type TestDatabase } from "../setup/app";
 
 let database: TestDatabase;
@@ -693,12 +693,135 @@ describe("the product page offers each offer to the cart", () => {
       );
       forms.push({ listingId, fields });
     }
-    expect($('form[action="/cart/add"]')).toHaveLength(4);
+    // The four rows' forms and the featured offer's.
+    expect($('form[action="/cart/add"]')).toHaveLength(5);
 
     // Submitting a form as the page renders it puts that offer in the cart.
     const visitor = new Visitor();
     const chosen = forms[0]!;
     expect(noticeOf(await visitor.post("/cart/add", chosen.fields))).toBe("added");
     expect(quantities(await visitor.cart())).toEqual([[chosen.listingId, Number(chosen.fields.quantity)]]);
+  });
+
+  it("the featured offer's box holds the same form for the buy-box listing, and it fills the cart", async () => {
+    const res = await new Visitor().request("/p/fixture-mixed-offers");
+    const page = parseProductPage(res.text);
+    expect(page.buyBoxListingId).toBeTruthy();
+    const form = page.buyBoxForm;
+    expect(form, "a form in .buy-box").not.toBeNull();
+    expect(form).toEqual({ method: "post", action: "/cart/add", listingId: page.buyBoxListingId, hasQuantity: true, button: "Add to cart" });
+    // The same form as the buy-box row's own.
+    expect(page.offerForms[page.buyBoxListingId!]).toEqual(form);
+
+    const $ = parseHtml(res.text);
+    const fields = Object.fromEntries(
+      $(".buy-box form input[name]")
+        .toArray()
+        .map((el) => [$(el).attr("name")!, $(el).attr("value") ?? ""]),
+    );
+    const visitor = new Visitor();
+    expect(noticeOf(await visitor.post("/cart/add", fields))).toBe("added");
+    expect(quantities(await visitor.cart())).toEqual([[page.buyBoxListingId!, 1]]);
+  });
+
+  it("a product without a buy box (backorder only) has no featured form, its row keeps its own", async () => {
+    const page = parseProductPage((await new Visitor().request("/p/fixture-backorder-only")).text);
+    expect(page.buyBoxListingId).toBeNull();
+    expect(page.buyBoxForm).toBeNull();
+    expect(Object.values(page.offerForms)).toHaveLength(1);
+    expect(Object.values(page.offerForms)[0]).toMatchObject({ action: "/cart/add", button: "Add to cart" });
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+/** Purchasable listings nobody has taken from two different stores: `perStore` from each. */
+async function takeFromTwoStores(perStore: number): Promise<Array<Offer & { store_slug: string; store_name: string }>[]> {
+  const { rows } = await db.query<Offer & { store_slug: string; store_name: string }>(
+    `SELECT l.id::text AS id, l.price_cents, l.quantity, p.slug, s.slug AS store_slug, s.name AS store_name
+     FROM listings l JOIN stores s ON s.id = l.store_id JOIN products p ON p.id = l.product_id
+     WHERE ${PURCHASABLE} AND p.slug NOT LIKE 'fixture-%' AND NOT l.allow_backorder AND l.quantity >= 10
+       AND l.price_cents BETWEEN 100 AND 99999 AND NOT (l.id = ANY($1::uuid[]))
+     ORDER BY l.id`,
+    [[...taken]],
+  );
+  const byStore = new Map<string, typeof rows>();
+  for (const row of rows) {
+    const list = byStore.get(row.store_slug) ?? [];
+    // One listing per product, so no two lines share a thumbnail by accident of the data.
+    if (list.length < perStore && !list.some((r) => r.slug === row.slug)) list.push(row);
+    byStore.set(row.store_slug, list);
+  }
+  const stores = [...byStore.values()].filter((list) => list.length === perStore).slice(0, 2);
+  expect(stores, "two stores with enough listings in the seed").toHaveLength(2);
+  for (const r of stores.flat()) taken.add(r.id);
+  return stores;
+}
+
+describe("the cart is grouped by store, one parcel each", () => {
+  it("a section per store in the order its first line was added, its lines in the order added, each with its product's thumbnail", async () => {
+    const [storeA, storeB] = await takeFromTwoStores(2);
+    const [a1, a2] = storeA!;
+    const [b1] = storeB!;
+    const visitor = new Visitor();
+    // Interleaved: the second store's line comes between the first store's two.
+    for (const id of [a1!.id, b1!.id, a2!.id]) expect(await visitor.add(id, 1)).toBe("added");
+    const cart = await visitor.cart();
+
+    expect(cart.stores.map((s) => [s.slug, s.lines.map((l) => l.listingId)])).toEqual([
+      [a1!.store_slug, [a1!.id, a2!.id]],
+      [b1!.store_slug, [b1!.id]],
+    ]);
+    expect(cart.stores[0]!.heading).toContain(a1!.store_name);
+    expect(cart.stores[1]!.heading).toContain(b1!.store_name);
+    // Every line sits in exactly one parcel; the subtotal covers them all.
+    expect(cart.lines.map((l) => l.listingId)).toEqual([a1!.id, a2!.id, b1!.id]);
+    expect(cart.subtotalCents).toBe(a1!.price_cents + a2!.price_cents + b1!.price_cents);
+
+    // The thumbnail is the product's first image, as the public API gives it.
+    for (const offer of [a1!, a2!, b1!]) {
+      const res = await api(`${server.baseUrl}/api/public/v1/products/${offer.slug}`);
+      expect(res.status).toBe(200);
+      const expected = (res.json.data.images as Array<{ url: string }>)[0]?.url ?? null;
+      const line = cart.stores.flatMap((s) => s.lines).find((l) => l.listingId === offer.id);
+      expect(line?.thumbnail, `thumbnail of ${offer.slug}`).toBe(expected);
+    }
+
+    // The cart link page shows the same parcels.
+    const link = await visitor.open(await mint([{ listing_id: b1!.id, quantity: 1 }]));
+    expect(link.stores.map((s) => s.slug)).toEqual([a1!.store_slug, b1!.store_slug]);
+  });
+});
+
+describe("the header's Cart link shows the item count on private pages only", () => {
+  it("/cart and /checkout: Cart (n) with data-cart-count = the cart's item count; an empty cart shows Cart and 0", async () => {
+    const [x, y] = await take(2);
+    const visitor = new Visitor();
+    const empty = await visitor.cart();
+    expect(empty.headerCart).toEqual({ text: "Cart", count: 0 });
+    expect(await visitor.add(x!.id, 2)).toBe("added");
+    expect(await visitor.add(y!.id, 1)).toBe("added");
+    const cart = await visitor.cart();
+    expect(cart.headerCart).toEqual({ text: "Cart (3)", count: 3 });
+    expect(cart.res.headers.get("cache-control") ?? "").not.toMatch(/public|s-maxage/);
+    // The guest checkout page is private too.
+    const checkout = await visitor.request("/checkout");
+    expect(checkout.status).toBe(200);
+    expect(checkout.headers.get("cache-control") ?? "").not.toMatch(/public|s-maxage/);
+    expect(parseHeaderCart(checkout.text)).toEqual({ text: "Cart (3)", count: 3 });
+  });
+
+  it("publicly cached pages never carry a visitor's count, even when the client names a private path", async () => {
+    const [x] = await take(1);
+    const visitor = new Visitor();
+    expect(await visitor.add(x!.id, 2)).toBe("added");
+    for (const path of ["/", "/search", `/p/${x!.slug}`, "/help"]) {
+      for (const headers of [{}, { "x-storefront-path": "/cart" }] as Array<Record<string, string>>) {
+        const res = await visitor.request(path, { headers });
+        expect(res.status, path).toBe(200);
+        expect(res.headers.get("cache-control") ?? "", path).toContain("public");
+        expect(parseHeaderCart(res.text), path).toEqual({ text: "Cart", count: null });
+      }
+    }
   });
 });

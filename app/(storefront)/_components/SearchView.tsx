@@ -58,34 +58,38 @@ export function SearchView({ basePath, params, result, categoryLinks }: Props) {
 
   return (
     <div className="search-layout">
-      <aside className="facets" aria-label="Filters">
-        {(Object.keys(facetTitles) as Array<keyof typeof facetTitles>).map((facet) =>
-          meta.facets[facet].length === 0 ? null : (
-            <section key={facet} data-facet={facet} aria-labelledby={`facet-${facet}`}>
-              <h2 id={`facet-${facet}`}>{facetTitles[facet]}</h2>
-              <ul>
-                {meta.facets[facet].map((entry) => {
-                  const { selected, href } = facetLink(facet, entry);
-                  return (
-                    <li key={entry.value}>
-                      <a
-                        href={href}
-                        data-facet-value={entry.value}
-                        data-facet-count={entry.count}
-                        data-selected={selected ? "true" : "false"}
-                        aria-current={selected ? "true" : undefined}
-                      >
-                        <span className="box">{entry.label}</span>
-                        <span className="count">{entry.count.toLocaleString("en-US")}</span>
-                      </a>
-                    </li>
-                  );
-                })}
-              </ul>
-            </section>
-          ),
-        )}
-      </aside>
+      {/* Closed on a phone so the results come first; always shown on wide screens (globals.css). */}
+      <details className="filters-disclosure">
+        <summary>Filters</summary>
+        <aside className="facets" aria-label="Filters">
+          {(Object.keys(facetTitles) as Array<keyof typeof facetTitles>).map((facet) =>
+            meta.facets[facet].length === 0 ? null : (
+              <section key={facet} data-facet={facet} aria-labelledby={`facet-${facet}`}>
+                <h2 id={`facet-${facet}`}>{facetTitles[facet]}</h2>
+                <ul>
+                  {meta.facets[facet].map((entry) => {
+                    const { selected, href } = facetLink(facet, entry);
+                    return (
+                      <li key={entry.value}>
+                        <a
+                          href={href}
+                          data-facet-value={entry.value}
+                          data-facet-count={entry.count}
+                          data-selected={selected ? "true" : "false"}
+                          aria-current={selected ? "true" : undefined}
+                        >
+                          <span className="box">{entry.label}</span>
+                          <span className="count">{entry.count.toLocaleString("en-US")}</span>
+                        </a>
+                      </li>
+                    );
+                  })}
+                </ul>
+              </section>
+            ),
+          )}
+        </aside>
+      </details>
       <div>
         <div className="toolbar">
           <p role="status">

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { AccountLink } from "./AccountLink";
+import { CartLink } from "./CartLink";
 import { SearchForm } from "./SearchForm";
 
 /** Header with the search box, content, footer: every storefront page and the 404 page. */
@@ -18,9 +19,7 @@ export function SiteChrome({ children }: { children: ReactNode }) {
           <SearchForm id="site-search" label="Site search" placeholder="Search products" />
           <nav className="site-nav" aria-label="Site">
             <Link href="/help">Help</Link>
-            <Link href="/cart" prefetch={false}>
-              Cart
-            </Link>
+            <CartLink />
             <AccountLink />
           </nav>
         </div>

@@ -81,6 +81,7 @@ export default async function ProductPage({ params }: Props) {
               <p className="muted">
                 {buyBox.condition_label} · sold by {buyBox.store_name}
               </p>
+              <AddToCartForm listingId={buyBox.listing_id} quantityLabel="Quantity (featured offer)" />
             </section>
           ) : product.offers.length ? (
             <p className="notice">No offer is in stock right now; some sellers take backorders.</p>
@@ -93,7 +94,7 @@ export default async function ProductPage({ params }: Props) {
 
       <h2 id="offers">Offers</h2>
       {product.offers.length ? (
-        <table aria-labelledby="offers">
+        <table aria-labelledby="offers" className="offers">
           <thead>
             <tr>
               <th scope="col">Condition</th>
@@ -141,16 +142,10 @@ export default async function ProductPage({ params }: Props) {
                     {offer.in_stock ? "In stock" : "Backorder"}
                   </td>
                   <td>
-                    <form method="post" action="/cart/add" className="add-to-cart">
-                      <input type="hidden" name="listing_id" value={offer.listing_id} />
-                      <label>
-                        <span className="visually-hidden">
-                          Quantity ({offer.condition_label}, {offer.store_name})
-                        </span>
-                        <input type="number" name="quantity" min={1} max={99} defaultValue={1} required className="quantity" />
-                      </label>{" "}
-                      <button type="submit">Add to cart</button>
-                    </form>
+                    <AddToCartForm
+                      listingId={offer.listing_id}
+                      quantityLabel={`Quantity (${offer.condition_label}, ${offer.store_name})`}
+                    />
                   </td>
                 </tr>
               );
@@ -189,5 +184,19 @@ export default async function ProductPage({ params }: Props) {
         </>
       ) : null}
     </main>
+  );
+}
+
+/** POST /cart/add for one offer: each offer row and the featured offer's box hold the same form. */
+function AddToCartForm({ listingId, quantityLabel }: { listingId: string; quantityLabel: string }) {
+  return (
+    <form method="post" action="/cart/add" className="add-to-cart">
+      <input type="hidden" name="listing_id" value={listingId} />
+      <label>
+        <span className="visually-hidden">{quantityLabel}</span>
+        <input type="number" name="quantity" min={1} max={99} defaultValue={1} required className="quantity" />
+      </label>{" "}
+      <button type="submit">Add to cart</button>
+    </form>
   );
 }

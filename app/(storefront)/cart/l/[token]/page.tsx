@@ -97,7 +97,7 @@ export default async function CartLinkPage({ params }: Props) {
         </section>
       ) : null}
       <h2>Your cart</h2>
-      <CartLines cart={result.cart} />
+      <CartLines cart={result.cart} storeHeading="h3" />
     </main>
   );
 }
