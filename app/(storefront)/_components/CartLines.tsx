@@ -41,7 +41,7 @@ export function CartLines({ cart }: { cart: CartView }) {
               <td>
                 {line.product ? <a href={line.product.url}>{line.product.title}</a> : <span>Item no longer listed</span>}
                 <div className="muted">
-                  {line.condition_label} · sold by {line.store_name}
+                  {line.condition_label} · sold by <a href={`/s/${line.store_slug}`}>{line.store_name}</a>
                 </div>
                 <div className={line.status === "in_stock" || line.status === "backorder" ? "in-stock" : "out-of-stock"}>
                   {STATUS_TEXT[line.status]}
