@@ -81,6 +81,14 @@ function colorFill(color: string | null, fallbackHue: number): string {
   return NAMED_COLORS[color.toLowerCase()] ?? `hsl(${hash(color.toLowerCase()) % 360} 55% 50%)`;
 }
 
+/** Whether dark text reads better than white on `fill` (#rrggbb only; gradients and hsl() fills are mid-tone). */
+function isLight(fill: string): boolean {
+  const m = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(fill);
+  if (!m) return fill.startsWith("rgba(255");
+  const [r, g, b] = [m[1]!, m[2]!, m[3]!].map((h) => parseInt(h, 16) / 255);
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b! > 0.6;
+}
+
 /** Up to two initials of the title's words (letters or digits), upper-case. */
 export function titleInitials(title: string): string {
   const words = title.normalize("NFKC").match(/[\p{L}\p{N}]+/gu) ?? [];
@@ -139,6 +147,7 @@ export function productImageSvg(subject: ProductImageSubject, n: number): string
           .join("")}</g>`
       : `<circle cx="${60 + (categoryHash % 280)}" cy="70" r="46" fill="hsl(${hue} 55% 88%)" opacity="0.8"/>`;
   const textFill = view === 2 ? "#fff" : "#1f2328";
+  const [initialsFill, initialsStroke] = isLight(fill) ? ["#1f2328", "#fff"] : ["#fff", "#1f2328"];
 
   return [
     `<svg xmlns="http://www.w3.org/2000/svg" width="800" height="800" viewBox="0 0 400 400" role="img" aria-label="${title}">`,
@@ -151,8 +160,9 @@ export function productImageSvg(subject: ProductImageSubject, n: number): string
     `<g transform="${transform}"><path d="${silhouette}" fill="${fill}" stroke="hsl(${hue} 40% 30%)" stroke-width="4" stroke-linejoin="round"/></g>`,
     view === 2
       ? ""
-      : `<text x="200" y="${view === 3 ? 262 : 218}" font-family="Helvetica, Arial, sans-serif" font-size="${view === 3 ? 34 : 56}" font-weight="700" text-anchor="middle" fill="#fff" stroke="#1f2328" stroke-width="${view === 3 ? 1 : 1.5}" paint-order="stroke">${initials}</text>`,
-    `<text x="200" y="${view === 3 ? 368 : 384}" font-family="Helvetica, Arial, sans-serif" font-size="18" text-anchor="middle" fill="${textFill}">${label}</text>`,
+      : `<text x="200" y="${view === 3 ? 262 : 218}" font-family="Helvetica, Arial, sans-serif" font-size="${view === 3 ? 34 : 56}" font-weight="700" text-anchor="middle" fill="${initialsFill}" stroke="${initialsStroke}" stroke-width="${view === 3 ? 1 : 1.5}" paint-order="stroke">${initials}</text>`,
+    view === 2 ? `<rect x="0" y="356" width="400" height="44" fill="#1f2328" opacity="0.55"/>` : "",
+    `<text x="200" y="${view === 3 ? 368 : 384}" font-family="Helvetica, Arial, sans-serif" font-size="22" text-anchor="middle" fill="${textFill}">${label}</text>`,
     `</svg>`,
   ].join("");
 }
