@@ -72,7 +72,8 @@ interface CardRow {
 
 /**
  * Restrictions the storefront applies that the public API does not offer (spec 4.1 has no such
- * parameter): `storeId` keeps the products with a purchasable offer from that store (store pages).
+ * parameter): `storeId` keeps the products with a purchasable offer from that store, and only
+ * that store's offers count (offer filters, the card's price and offer count, facets): store pages.
  */
 export interface SearchRestriction {
   storeId?: string;
@@ -208,7 +209,9 @@ export function searchStatements(
   const conditions = params.condition?.length ? params.condition : null;
   const priceMin = params.price_min_cents ?? null;
   const priceMax = params.price_max_cents ?? null;
-  const offerFilter = conditions !== null || priceMin !== null || priceMax !== null;
+  const storeId = restriction.storeId ?? null;
+  // On a store page only that store's offers count: filters, card price and offer count, facets.
+  const offerFilter = conditions !== null || priceMin !== null || priceMax !== null || storeId !== null;
   const depth = scope?.depth ?? 0;
 
   // `<@` is the subtree; the range around it (which every descendant falls in) lets the
@@ -218,12 +221,12 @@ export function searchStatements(
            AND ps.category_path >= ${scope.path}::ltree AND ps.category_path < ${`${scope.path}0`}::ltree)`
     : sql`true`;
   // A store page: products with a purchasable offer of that store (listings_store_id_* indexes).
-  const inStore = restriction.storeId
-    ? [sql`ps.product_id IN (SELECT l.product_id FROM listings l JOIN stores s ON s.id = l.store_id
-                              JOIN products lp ON lp.id = l.product_id
-                              WHERE l.store_id = ${restriction.storeId}::uuid
-                                AND offer_is_purchasable(l.status, l.quantity, l.allow_backorder, s.status, lp.publicly_listed))`]
-    : [];
+  const storeOffers = (product: Prisma.Sql) => sql`
+    SELECT l.product_id, l.condition AS cond, l.price_cents AS price
+    FROM listings l JOIN stores s ON s.id = l.store_id JOIN products lp ON lp.id = l.product_id
+    WHERE l.store_id = ${storeId}::uuid AND ${product}
+      AND offer_is_purchasable(l.status, l.quantity, l.allow_backorder, s.status, lp.publicly_listed)`;
+  const inStore = storeId === null ? [] : [sql`ps.product_id IN (SELECT o.product_id FROM (${storeOffers(sql`true`)}) o)`];
   const brandOk = brandIds === null ? sql`true` : sql`ps.brand_id = ANY(${brandIds}::uuid[])`;
   const offerColumns = offerFilter
     ? sql`o.min_price, o.n, o.cmask, o.pmask`
@@ -239,7 +242,9 @@ export function searchStatements(
                          ${conditions === null ? sql`true` : sql`x.cond = ANY(${conditions}::listing_condition[])`} AS ok_c,
                          (${priceMin === null ? sql`true` : sql`x.price >= ${priceMin}`}
                           AND ${priceMax === null ? sql`true` : sql`x.price < ${priceMax}`}) AS ok_p
-                  FROM unnest(ps.offer_conditions, ps.offer_prices) AS x(cond, price)) u
+                  FROM ${storeId === null
+                         ? sql`unnest(ps.offer_conditions, ps.offer_prices) AS x(cond, price)`
+                         : sql`(${storeOffers(sql`l.product_id = ps.product_id`)}) x`}) u
           ) o`
     : Prisma.empty;
 

@@ -13,18 +13,21 @@ const page = (path: string) => api(baseUrl() + path);
 
 interface Card {
   slug: string;
-  min_price_cents: number | null;
-  offer_count: number;
+}
+interface Offer {
+  store_slug: string;
+  price_cents: number;
+  condition: string;
 }
 
-/** A leaf category with a few dozen products, and the store with most of them. */
-let sample: { category: string; store: string; expected: Card[]; cards: Card[] };
+/** A leaf category with a few dozen products, the store with most of them, and its offers there. */
+let sample: { category: string; store: string; cards: Card[]; expected: Card[]; offers: Map<string, Offer[]> };
 
-async function storesOf(slugs: string[]): Promise<Map<string, Set<string>>> {
+async function offersOf(slugs: string[]): Promise<Map<string, Offer[]>> {
   const entries = await mapLimit(slugs, 6, async (slug) => {
     const res = await api(`/products/${slug}`);
     expect(res.status).toBe(200);
-    return [slug, new Set<string>(res.json.data.offers.map((o: { store_slug: string }) => o.store_slug))] as const;
+    return [slug, res.json.data.offers as Offer[]] as const;
   });
   return new Map(entries);
 }
@@ -33,34 +36,48 @@ beforeAll(async () => {
   const tree = await api("/categories");
   const leaves = flattenCategories(tree.json.data as CategoryNode[]).filter((c) => c.children.length === 0);
   for (const leaf of leaves) {
-    const res = await search({ category: leaf.slug, page_size: 60, sort: "price_asc" });
+    const res = await search({ category: leaf.slug, page_size: 60, sort: "newest" });
     const total: number = res.json.meta.total;
     if (total < 8 || total > 60) continue;
     const cards = res.json.data as Card[];
-    const stores = await storesOf(cards.map((c) => c.slug));
+    const offers = await offersOf(cards.map((c) => c.slug));
     const tally = new Map<string, number>();
-    for (const set of stores.values()) for (const s of set) tally.set(s, (tally.get(s) ?? 0) + 1);
+    for (const list of offers.values()) for (const s of new Set(list.map((o) => o.store_slug))) tally.set(s, (tally.get(s) ?? 0) + 1);
     const [store, count] = [...tally].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]!;
     if (count < 2 || count === cards.length) continue;
-    sample = { category: leaf.slug, store, cards, expected: cards.filter((c) => stores.get(c.slug)!.has(store)) };
+    const expected = cards.filter((c) => offers.get(c.slug)!.some((o) => o.store_slug === store));
+    sample = { category: leaf.slug, store, cards, expected, offers };
     break;
   }
   expect(sample, "a leaf category with 8 to 60 products, some but not all from one store").toBeDefined();
 });
 
+const storeOffers = (slug: string) => sample.offers.get(slug)!.filter((o) => o.store_slug === sample.store);
+
 describe("GET /s/{store_slug}", () => {
   it("lists exactly the API search's products that have an offer from the store, in the API's order", async () => {
-    const res = await page(`/s/${sample.store}?category=${sample.category}&page_size=60&sort=price_asc`);
+    const res = await page(`/s/${sample.store}?category=${sample.category}&page_size=60&sort=newest`);
     expect(res.status).toBe(200);
     const parsed = parseSearchPage(res.text);
     expect(parsed.page).toBe("store");
     expect(parsed.total).toBe(sample.expected.length);
     expect(parsed.cards.map((c) => c.slug)).toEqual(sample.expected.map((c) => c.slug));
-    // The cards are the API's cards (one reshaper): the same price and offer count.
-    for (const [i, card] of parsed.cards.entries()) {
-      expect(card.minPriceCents).toBe(sample.expected[i]!.min_price_cents);
-      expect(card.offerCount).toBe(sample.expected[i]!.offer_count);
+    // Only the store's offers count: the card's price and offer count are the store's own.
+    for (const card of parsed.cards) {
+      const own = storeOffers(card.slug);
+      expect(card.minPriceCents, card.slug).toBe(Math.min(...own.map((o) => o.price_cents)));
+      expect(card.offerCount, card.slug).toBe(own.length);
       expect(card.href).toBe(`/p/${card.slug}`);
+    }
+  });
+
+  it("filters by condition over the store's own offers", async () => {
+    const conditions = new Set(sample.expected.flatMap((c) => storeOffers(c.slug).map((o) => o.condition)));
+    for (const condition of conditions) {
+      const res = await page(`/s/${sample.store}?category=${sample.category}&condition=${condition}&page_size=60&sort=newest`);
+      const slugs = parseSearchPage(res.text).cards.map((c) => c.slug);
+      const expected = sample.expected.filter((c) => storeOffers(c.slug).some((o) => o.condition === condition)).map((c) => c.slug);
+      expect(slugs, condition).toEqual(expected);
     }
   });
 
@@ -92,12 +109,16 @@ describe("GET /s/{store_slug}", () => {
   it("lists a fixture store's purchasable offers only (no unlisted product, no draft listing)", async () => {
     const res = await page("/s/fixture-store-a?page_size=60");
     expect(res.status).toBe(200);
-    const slugs = parseSearchPage(res.text).cards.map((c) => c.slug);
+    const cards = parseSearchPage(res.text).cards;
+    const slugs = cards.map((c) => c.slug);
     expect(slugs).toContain("fixture-mixed-offers");
+    // docs/fixtures.md: store A's purchasable offers of it are MIX-NEW-A ($100) and MIX-BACKORDER-A ($70).
+    const mixed = cards.find((c) => c.slug === "fixture-mixed-offers")!;
+    expect([mixed.minPriceCents, mixed.offerCount]).toEqual([7000, 2]);
     expect(slugs).not.toContain("fixture-unlisted");
     expect(slugs).not.toContain("fixture-draft-only");
-    const stores = await storesOf(slugs);
-    for (const slug of slugs) expect(stores.get(slug)!.has("fixture-store-a"), slug).toBe(true);
+    const offers = await offersOf(slugs);
+    for (const slug of slugs) expect(offers.get(slug)!.some((o) => o.store_slug === "fixture-store-a"), slug).toBe(true);
   });
 
   it("renders an invalid parameter as the search page does", async () => {
