@@ -3,7 +3,7 @@ import type { NextConfig } from "next";
 // Logged-out storefront pages are the same for everyone: a CDN may keep them as long as the
 // public API's catalog reads (spec section 8). Pages with a visitor's own state (cart, account,
 // seller) are not listed and stay private.
-const PUBLIC_PAGES = ["/", "/search", "/c/:slug", "/p/:slug", "/help", "/help/:slug"];
+const PUBLIC_PAGES = ["/", "/search", "/c/:slug", "/p/:slug", "/s/:slug", "/help", "/help/:slug"];
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,

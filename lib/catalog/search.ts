@@ -70,6 +70,15 @@ interface CardRow {
   rating_count: number;
 }
 
+/**
+ * Restrictions the storefront applies that the public API does not offer (spec 4.1 has no such
+ * parameter): `storeId` keeps the products with a purchasable offer from that store, and only
+ * that store's offers count (offer filters, the card's price and offer count, facets): store pages.
+ */
+export interface SearchRestriction {
+  storeId?: string;
+}
+
 /** One row per grouping set of the counts statement (see searchStatements). */
 interface CountRow {
   set: "all" | "brand" | "category" | "condition" | "price";
@@ -87,16 +96,16 @@ interface CountRow {
  * Full-text and faceted search over purchasable offers: the page of cards and, concurrently,
  * the total and the four disjunctive facets, from the same matching rows.
  */
-export async function searchProducts(params: SearchParams): Promise<SearchResult> {
+export async function searchProducts(params: SearchParams, restriction: SearchRestriction = {}): Promise<SearchResult> {
   const [scope, brandIds, buckets] = await Promise.all([
     params.category ? categoryScope(params.category) : Promise.resolve<Scope | null>(null),
     params.brand?.length ? brandIdsOf(params.brand) : Promise.resolve(null),
     loadPriceBuckets(),
   ]);
-  const statements = searchStatements(params, scope, brandIds);
+  const statements = searchStatements(params, scope, brandIds, restriction);
   const [cards, counts] = await Promise.all([
     db().$queryRaw<CardRow[]>(statements.page),
-    cachedCounts(params, statements.counts),
+    cachedCounts(params, restriction, statements.counts),
   ]);
 
   const total = counts.find((c) => c.set === "all")?.results ?? 0;
@@ -162,7 +171,7 @@ const countsCache =
       })
     : null;
 
-async function cachedCounts(params: SearchParams, statement: Prisma.Sql): Promise<CountRow[]> {
+async function cachedCounts(params: SearchParams, restriction: SearchRestriction, statement: Prisma.Sql): Promise<CountRow[]> {
   if (!countsCache) return db().$queryRaw<CountRow[]>(statement);
   // Keyed by what the counts depend on: the filters, not page or sort.
   const key = JSON.stringify([
@@ -172,6 +181,7 @@ async function cachedCounts(params: SearchParams, statement: Prisma.Sql): Promis
     [...(params.condition ?? [])].sort(),
     params.price_min_cents ?? null,
     params.price_max_cents ?? null,
+    restriction.storeId ?? null,
   ]);
   const rows = await countsCache.fetch(key, { context: statement });
   return rows!;
@@ -193,12 +203,15 @@ export function searchStatements(
   params: SearchParams,
   scope: Scope | null,
   brandIds: string[] | null,
+  restriction: SearchRestriction = {},
 ): { page: Prisma.Sql; counts: Prisma.Sql } {
   const q = params.q;
   const conditions = params.condition?.length ? params.condition : null;
   const priceMin = params.price_min_cents ?? null;
   const priceMax = params.price_max_cents ?? null;
-  const offerFilter = conditions !== null || priceMin !== null || priceMax !== null;
+  const storeId = restriction.storeId ?? null;
+  // On a store page only that store's offers count: filters, card price and offer count, facets.
+  const offerFilter = conditions !== null || priceMin !== null || priceMax !== null || storeId !== null;
   const depth = scope?.depth ?? 0;
 
   // `<@` is the subtree; the range around it (which every descendant falls in) lets the
@@ -207,6 +220,13 @@ export function searchStatements(
     ? sql`(ps.category_path <@ ${scope.path}::ltree
            AND ps.category_path >= ${scope.path}::ltree AND ps.category_path < ${`${scope.path}0`}::ltree)`
     : sql`true`;
+  // A store page: products with a purchasable offer of that store (listings_store_id_* indexes).
+  const storeOffers = (product: Prisma.Sql) => sql`
+    SELECT l.product_id, l.condition AS cond, l.price_cents AS price
+    FROM listings l JOIN stores s ON s.id = l.store_id JOIN products lp ON lp.id = l.product_id
+    WHERE l.store_id = ${storeId}::uuid AND ${product}
+      AND offer_is_purchasable(l.status, l.quantity, l.allow_backorder, s.status, lp.publicly_listed)`;
+  const inStore = storeId === null ? [] : [sql`ps.product_id IN (SELECT o.product_id FROM (${storeOffers(sql`true`)}) o)`];
   const brandOk = brandIds === null ? sql`true` : sql`ps.brand_id = ANY(${brandIds}::uuid[])`;
   const offerColumns = offerFilter
     ? sql`o.min_price, o.n, o.cmask, o.pmask`
@@ -222,7 +242,9 @@ export function searchStatements(
                          ${conditions === null ? sql`true` : sql`x.cond = ANY(${conditions}::listing_condition[])`} AS ok_c,
                          (${priceMin === null ? sql`true` : sql`x.price >= ${priceMin}`}
                           AND ${priceMax === null ? sql`true` : sql`x.price < ${priceMax}`}) AS ok_p
-                  FROM unnest(ps.offer_conditions, ps.offer_prices) AS x(cond, price)) u
+                  FROM ${storeId === null
+                         ? sql`unnest(ps.offer_conditions, ps.offer_prices) AS x(cond, price)`
+                         : sql`(${storeOffers(sql`l.product_id = ps.product_id`)}) x`}) u
           ) o`
     : Prisma.empty;
 
@@ -264,7 +286,7 @@ export function searchStatements(
     ${priceMin === null ? Prisma.empty : sql`AND ps.offer_prices[cardinality(ps.offer_prices)] >= ${priceMin}`}
     ${priceMax === null ? Prisma.empty : sql`AND ps.min_price_cents < ${priceMax}`}`;
   const matching = (prefilter: boolean) => {
-    const filters = [...(q ? [] : [inScope]), ...(prefilter ? [pagePrefilter] : [])];
+    const filters = [...(q ? [] : [inScope]), ...inStore, ...(prefilter ? [pagePrefilter] : [])];
     return sql`
     SELECT ps.product_id, ps.brand_id, ps.published_at, ps.rating_count,
            ${q ? sql`ps.score` : sql`0::real AS score`},

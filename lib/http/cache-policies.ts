@@ -4,5 +4,7 @@ export const CACHE_POLICIES = {
   categories: "public, s-maxage=300",
   document: "public, s-maxage=300",
   crawler: "public, s-maxage=3600",
+  /** Generated product images: the same URL always shows the same product (lib/catalog/product-image.ts). */
+  image: "public, max-age=86400, immutable",
 } as const;
 export type CachePolicy = keyof typeof CACHE_POLICIES;

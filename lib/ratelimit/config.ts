@@ -5,6 +5,7 @@
  */
 export const RATE_LIMITS = {
   catalog: { capacity: 30, refillPerSecond: 5 }, // each catalog endpoint (search, product, categories, ...)
+  images: { capacity: 120, refillPerSecond: 30 }, // generated product images: a page shows dozens at once
   cart_links: { capacity: 10, refillPerSecond: 1 }, // POST /cart-links
   mcp: { capacity: 30, refillPerSecond: 5 }, // public MCP endpoint
   seller: { capacity: 60, refillPerSecond: 10 }, // seller API, one bucket per API key across its routes

@@ -11,6 +11,7 @@
  *
  * Called by `npm run db:seed` (prisma/seed.ts) and by the embedded database on its first start.
  */
+import { productImagePath } from "@/lib/catalog/product-image";
 import { slugify } from "@/lib/catalog/slug";
 import type { PrismaClient } from "../db";
 import {
@@ -485,7 +486,7 @@ function generateProduct(i: number, ref: Reference, listingStores: SeededStore[]
     images.push({
       id: rng.uuid(),
       product_id: id,
-      url: `/images/products/${top.slug}.svg`,
+      url: productImagePath(slug, p + 1),
       alt: rng.chance(0.1) ? null : `${title}${views[p] ?? ""}`,
       width: 800,
       height: 800,
@@ -574,7 +575,7 @@ function buildFixtures(ref: Reference, stores: Map<string, SeededStore>) {
     images.push({
       id: rng.uuid(),
       product_id: id,
-      url: "/images/products/electronics.svg",
+      url: productImagePath(slug, 1),
       alt: title,
       width: 800,
       height: 800,

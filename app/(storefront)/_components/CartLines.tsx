@@ -25,7 +25,9 @@ export function CartLines({ cart, storeHeading: Heading = "h2" }: { cart: CartVi
     <>
       {parcels(cart.lines).map(({ storeSlug, storeName, lines }) => (
         <section key={storeSlug} className="cart-store" data-cart-store={storeSlug} aria-labelledby={`store-${storeSlug}`}>
-          <Heading id={`store-${storeSlug}`}>Sold and shipped by {storeName}</Heading>
+          <Heading id={`store-${storeSlug}`}>
+            Sold and shipped by <a href={`/s/${storeSlug}`}>{storeName}</a>
+          </Heading>
           <table aria-label={`Lines from ${storeName}`} className="cart-lines">
             <thead>
               <tr>

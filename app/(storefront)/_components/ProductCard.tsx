@@ -11,12 +11,13 @@ export function ProductCard({ card }: { card: ProductCardData }) {
       data-min-price-cents={card.min_price_cents ?? ""}
       data-offer-count={card.offer_count}
     >
-      {card.image_url ? (
-        // eslint-disable-next-line @next/next/no-img-element -- catalog images are plain files; no optimizer needed
-        <img src={card.image_url} alt="" width={400} height={400} loading="lazy" />
-      ) : null}
+      {/* One link holds the picture and the title, so both lead to the product and it reads as the title. */}
       <a className="title" href={href}>
-        {card.title}
+        {card.image_url ? (
+          // eslint-disable-next-line @next/next/no-img-element -- catalog images are plain files; no optimizer needed
+          <img src={card.image_url} alt="" width={400} height={400} loading="lazy" />
+        ) : null}
+        <span className="card-title">{card.title}</span>
       </a>
       {card.brand ? <span className="brand">{card.brand.name}</span> : null}
       <Rating avg={card.rating_avg} count={card.rating_count} />

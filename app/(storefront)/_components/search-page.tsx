@@ -1,14 +1,14 @@
-import { searchProducts, type SearchResult } from "@/lib/catalog/search";
+import { searchProducts, type SearchRestriction, type SearchResult } from "@/lib/catalog/search";
 import { AppError } from "@/lib/errors";
 import { parseQuery } from "@/lib/http/query";
 import { SearchQuery } from "@/lib/schemas/catalog";
 
 export type SearchOutcome = { ok: true; result: SearchResult } | { ok: false; error: AppError };
 
-/** The same validation and the same library call as GET /api/public/v1/search. */
-export async function runSearch(params: URLSearchParams): Promise<SearchOutcome> {
+/** The same validation and the same library call as GET /api/public/v1/search (a store page adds its store). */
+export async function runSearch(params: URLSearchParams, restriction?: SearchRestriction): Promise<SearchOutcome> {
   try {
-    return { ok: true, result: await searchProducts(parseQuery(SearchQuery, params)) };
+    return { ok: true, result: await searchProducts(parseQuery(SearchQuery, params), restriction) };
   } catch (err) {
     if (err instanceof AppError && err.code === "parameter_invalid") return { ok: false, error: err };
     throw err;

@@ -79,7 +79,7 @@ export default async function ProductPage({ params }: Props) {
                 {buyBox.on_sale ? <span className="strike">{formatCents(buyBox.list_price_cents)}</span> : null}
               </p>
               <p className="muted">
-                {buyBox.condition_label} · sold by {buyBox.store_name}
+                {buyBox.condition_label} · sold by <a href={`/s/${buyBox.store_slug}`}>{buyBox.store_name}</a>
               </p>
               <AddToCartForm listingId={buyBox.listing_id} quantityLabel="Quantity (featured offer)" />
             </section>
@@ -128,7 +128,9 @@ export default async function ProductPage({ params }: Props) {
                       </>
                     ) : null}
                   </td>
-                  <td>{offer.store_name}</td>
+                  <td>
+                    <a href={`/s/${offer.store_slug}`}>{offer.store_name}</a>
+                  </td>
                   <td>
                     <span className="price">{formatCents(offer.price_cents)}</span>{" "}
                     {offer.on_sale ? (
