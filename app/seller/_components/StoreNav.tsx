@@ -2,11 +2,14 @@ import Link from "next/link";
 import type { OwnedStore } from "@/lib/seller/dashboard/stores";
 import { StoreStatusNote } from "./StoreStatusNote";
 
-/** The store's name and sections, and (for owners of several stores) the other stores. */
+/**
+ * The store's name and sections, and (for owners of several stores) the other stores. A named
+ * region (a landmark), so that nothing on the page sits outside one (axe's "region" rule).
+ */
 export function StoreNav({ store, stores }: { store: OwnedStore; stores: OwnedStore[] }) {
   const others = stores.filter((s) => s.id !== store.id);
   return (
-    <div className="store-bar">
+    <section className="store-bar" aria-label="Current store">
       <div className="inner">
         <p className="store-name" data-current-store={store.slug}>
           {store.name}
@@ -31,6 +34,6 @@ export function StoreNav({ store, stores }: { store: OwnedStore; stores: OwnedSt
       <div className="inner">
         <StoreStatusNote status={store.status} />
       </div>
-    </div>
+    </section>
   );
 }
