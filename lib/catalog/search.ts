@@ -10,12 +10,26 @@ import {
   type SearchParams,
 } from "@/lib/schemas/catalog";
 import { LRUCache } from "lru-cache";
+import { interpretQuery, type TextQuery } from "./interpret";
 import { loadPriceBuckets } from "./price-buckets";
+import { textSource } from "./text-match";
 
 const sql = Prisma.sql;
 
+/**
+ * How the query was read, for the caller to say so (the API's X-Corrected-Query and
+ * X-Query-Relaxed headers, the storefront's "Showing results for", the MCP tool's text).
+ */
+export interface QueryInterpretation {
+  /** The query actually run when a word was corrected (key form), else null. */
+  corrected: string | null;
+  /** True when not every word had to match (a word matched nothing, or no product had them all). */
+  relaxed: boolean;
+}
+
 export interface SearchResult {
   data: ProductCardData[];
+  interpretation: QueryInterpretation;
   meta: {
     page: number;
     page_size: number;
@@ -77,6 +91,8 @@ interface CardRow {
  */
 export interface SearchRestriction {
   storeId?: string;
+  /** Every word as typed: no correction, completion or relaxing (the storefront's "search instead for"). */
+  literal?: boolean;
 }
 
 /** One row per grouping set of the counts statement (see searchStatements). */
@@ -90,6 +106,8 @@ interface CountRow {
   any_brand: number;
   /** Products passing the text, category and brand filters (offer filters are in the masks). */
   brand_rows: number;
+  /** Whether the text match was relaxed (the same on every row). */
+  relaxed: boolean;
 }
 
 /**
@@ -97,23 +115,29 @@ interface CountRow {
  * the total and the four disjunctive facets, from the same matching rows.
  */
 export async function searchProducts(params: SearchParams, restriction: SearchRestriction = {}): Promise<SearchResult> {
-  const [scope, brandIds, buckets] = await Promise.all([
+  const [scope, brandIds, buckets, text] = await Promise.all([
     params.category ? categoryScope(params.category) : Promise.resolve<Scope | null>(null),
     params.brand?.length ? brandIdsOf(params.brand) : Promise.resolve(null),
     loadPriceBuckets(),
+    params.q ? interpretQuery(params.q, { literal: restriction.literal }) : Promise.resolve(null),
   ]);
-  const statements = searchStatements(params, scope, brandIds, restriction);
+  const statements = searchStatements(params, scope, brandIds, restriction, text);
   const [cards, counts] = await Promise.all([
     db().$queryRaw<CardRow[]>(statements.page),
     cachedCounts(params, restriction, statements.counts),
   ]);
 
-  const total = counts.find((c) => c.set === "all")?.results ?? 0;
+  const all = counts.find((c) => c.set === "all");
+  const total = all?.results ?? 0;
   const bitCount = (set: "condition" | "price", bit: number) =>
     counts.reduce((sum, c) => (c.set === set && (Number(c.key) & bit) !== 0 ? sum + c.brand_rows : sum), 0);
   const byCount = (a: FacetEntryData, b: FacetEntryData) => b.count - a.count || a.label.localeCompare(b.label, "en");
 
   return {
+    interpretation: {
+      corrected: text?.corrected ?? null,
+      relaxed: text !== null && (text.dropped.length > 0 || (all?.relaxed ?? false)),
+    },
     data: cards.map((card) => ({
       id: card.id,
       slug: card.slug,
@@ -176,6 +200,7 @@ async function cachedCounts(params: SearchParams, restriction: SearchRestriction
   // Keyed by what the counts depend on: the filters, not page or sort.
   const key = JSON.stringify([
     params.q ?? null,
+    restriction.literal ?? false,
     params.category ?? null,
     [...(params.brand ?? [])].sort(),
     [...(params.condition ?? [])].sort(),
@@ -204,8 +229,9 @@ export function searchStatements(
   scope: Scope | null,
   brandIds: string[] | null,
   restriction: SearchRestriction = {},
+  text: TextQuery | null = null,
 ): { page: Prisma.Sql; counts: Prisma.Sql } {
-  const q = params.q;
+  const q = text !== null;
   const conditions = params.condition?.length ? params.condition : null;
   const priceMin = params.price_min_cents ?? null;
   const priceMax = params.price_max_cents ?? null;
@@ -249,34 +275,15 @@ export function searchStatements(
     : Prisma.empty;
 
   // Only the columns the filters, facets and sorts read (the offer arrays only when needed).
-  const columns = sql`ps.product_id, ps.category_path, ps.brand_id, ps.published_at, ps.rating_count,
-    ps.min_price_cents, ps.offer_count, ps.condition_mask, ps.price_bucket_mask
-    ${offerFilter ? sql`, ps.offer_conditions, ps.offer_prices` : Prisma.empty}`;
+  const names = [
+    "product_id", "category_path", "brand_id", "published_at", "rating_count",
+    "min_price_cents", "offer_count", "condition_mask", "price_bucket_mask",
+    ...(offerFilter ? ["offer_conditions", "offer_prices"] : []),
+  ];
+  const columns = (alias: string) => Prisma.raw(names.map((n) => `${alias}.${n}`).join(", "));
 
-  // Text: full-text match. Only when the words match nothing in scope, each word is replaced
-  // by its nearest dictionary term (search_terms, trigram similarity) and the full-text match
-  // runs again: typo tolerance without trigram noise. Ranking covers the matching set only.
-  const source = q
-    ? sql`(
-        WITH fts AS MATERIALIZED (
-          SELECT ${columns}, ts_rank(ps.search_vector, websearch_to_tsquery('english', ${q})) AS score
-          FROM product_search ps
-          WHERE ps.search_vector @@ websearch_to_tsquery('english', ${q}) AND ${inScope}
-        ), corrected AS (
-          SELECT websearch_to_tsquery('english', string_agg(coalesce(
-                   (SELECT t.term FROM search_terms t WHERE t.term % w.word
-                    ORDER BY similarity(t.term, w.word) DESC, t.term LIMIT 1),
-                   w.word), ' ' ORDER BY w.n)) AS query
-          FROM regexp_split_to_table(lower(${q}), '[^[:alnum:]]+') WITH ORDINALITY AS w(word, n)
-          WHERE w.word <> '' AND NOT EXISTS (SELECT 1 FROM fts)
-        )
-        SELECT * FROM fts
-        UNION ALL
-        SELECT ${columns}, ts_rank(ps.search_vector, corrected.query) AS score
-        FROM corrected JOIN product_search ps ON ps.search_vector @@ corrected.query
-        WHERE ${inScope}
-      ) ps`
-    : sql`product_search ps`;
+  // Text: the matching set with its score and whether it was relaxed (lib/catalog/text-match.ts).
+  const source = text ? sql`${textSource(text, columns, names, inScope)} ps` : sql`product_search ps`;
 
   // The page needs only products that pass every filter: the brand filter and cheap bounds
   // of the offer filters (some offer has a wanted condition; some price can fall in range)
@@ -289,7 +296,7 @@ export function searchStatements(
     const filters = [...(q ? [] : [inScope]), ...inStore, ...(prefilter ? [pagePrefilter] : [])];
     return sql`
     SELECT ps.product_id, ps.brand_id, ps.published_at, ps.rating_count,
-           ${q ? sql`ps.score` : sql`0::real AS score`},
+           ${q ? sql`ps.score, ps.relaxed` : sql`0::float8 AS score, false AS relaxed`},
            CASE WHEN nlevel(ps.category_path) > ${depth} THEN subpath(ps.category_path, ${depth}, 1)::text END AS child,
            ${brandOk} AS brand_ok, ${offerColumns}
     FROM ${source} ${offerLateral}
@@ -319,14 +326,15 @@ export function searchStatements(
            CASE WHEN a.g_brand = 0 THEN br.slug WHEN a.g_child = 0 THEN a.child
                 WHEN a.g_cmask = 0 THEN a.cmask::text WHEN a.g_pmask = 0 THEN a.pmask::text END AS key,
            CASE WHEN a.g_brand = 0 THEN br.name WHEN a.g_child = 0 THEN c.name END AS label,
-           a.results, a.any_brand, a.brand_rows
+           a.results, a.any_brand, a.brand_rows, a.relaxed
     FROM (
       SELECT GROUPING(g.brand_id) AS g_brand, GROUPING(g.child) AS g_child,
              GROUPING(g.cmask) AS g_cmask, GROUPING(g.pmask) AS g_pmask,
              g.brand_id, g.child, g.cmask, g.pmask,
              count(*) FILTER (WHERE g.brand_ok AND g.n > 0)::int AS results,
              count(*) FILTER (WHERE g.n > 0)::int AS any_brand,
-             count(*) FILTER (WHERE g.brand_ok)::int AS brand_rows
+             count(*) FILTER (WHERE g.brand_ok)::int AS brand_rows,
+             coalesce(bool_or(g.relaxed), false) AS relaxed
       FROM (${matching(false)}) g
       GROUP BY GROUPING SETS ((), (g.brand_id), (g.child), (g.cmask), (g.pmask))
     ) a

@@ -13,7 +13,9 @@ import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node
 import path from "node:path";
 import { PGlite, type Results, type Transaction } from "@electric-sql/pglite";
 import { ltree } from "@electric-sql/pglite/contrib/ltree";
+import { fuzzystrmatch } from "@electric-sql/pglite/contrib/fuzzystrmatch";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "./generated/client";
 import { serveWireProtocol, type WireServer } from "./embedded-server";
@@ -212,7 +214,7 @@ export function openEmbedded(dataDir: string, { listenPort }: OpenOptions = {}):
     mkdirSync(dataDir, { recursive: true });
     unlock = await takeLock(dataDir);
     pglite = new PGlite(path.join(dataDir, "pgdata"), {
-      extensions: { ltree, pg_trgm },
+      extensions: { ltree, pg_trgm, unaccent, fuzzystrmatch },
       // lib/db/index.ts SESSION_SETTINGS, as settings of the one session there is. PGlite runs
       // no parallel workers anyway, and WebAssembly has no timer to cancel a statement with, so
       // only random_page_cost applies.

@@ -1,3 +1,4 @@
+import type { QueryInterpretation } from "@/lib/catalog/search";
 import { publicAccess } from "@/lib/http/access";
 import { defineEndpoint, type Endpoint } from "@/lib/http/describe";
 import { CartLinkRequest, CartLinkResponse } from "@/lib/schemas/cart";
@@ -18,9 +19,22 @@ export const searchEndpoint = defineEndpoint({
   access: publicAccess("catalog"),
   query: SearchQuery,
   cache: "catalog",
-  success: { status: 200, description: "Product cards and search meta.", schema: SearchResponse },
+  success: {
+    status: 200,
+    description: "Product cards and search meta. When `q` was read other than word for word, the headers X-Corrected-Query and X-Query-Relaxed say how.",
+    schema: SearchResponse,
+    headers: ["CorrectedQuery", "QueryRelaxed"],
+  },
   errors: [],
 });
+
+/** The headers that say how `q` was read (meta keeps exactly its spec fields). */
+export function interpretationHeaders(interpretation: QueryInterpretation): Record<string, string> {
+  return {
+    ...(interpretation.corrected === null ? {} : { "X-Corrected-Query": encodeURIComponent(interpretation.corrected) }),
+    ...(interpretation.relaxed ? { "X-Query-Relaxed": "true" } : {}),
+  };
+}
 
 export const productEndpoint = defineEndpoint({
   name: "public.product",

@@ -34,7 +34,13 @@ export interface Endpoint<P extends z.ZodType | undefined = z.ZodType | undefine
    */
   idempotent?: boolean | "claim";
   cache?: CachePolicy;
-  success: { status: 200 | 201; description: string; schema: z.ZodType };
+  success: {
+    status: 200 | 201;
+    description: string;
+    schema: z.ZodType;
+    /** Optional response headers of this operation beyond the common ones (lib/openapi/document.ts). */
+    headers?: ("CorrectedQuery" | "QueryRelaxed")[];
+  };
   /** Errors the operation itself can answer, besides those of its access and its input. */
   errors: ErrorCode[];
 }

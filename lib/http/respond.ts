@@ -8,7 +8,7 @@ import type { RequestCtx } from "./pipeline";
  * robots.txt, llms.txt) with its content type.
  */
 export type HandlerResult =
-  | { status?: 200 | 201; data: unknown; meta?: Record<string, unknown> }
+  | { status?: 200 | 201; data: unknown; meta?: Record<string, unknown>; headers?: Record<string, string> }
   | { status?: 200; list: unknown[]; next_cursor: string | null }
   | { document: unknown }
   | { text: string; contentType: string };
@@ -34,6 +34,7 @@ export function respond(ctx: RequestCtx, result: HandlerResult): Response {
     representation = () => JSON.stringify({ data: result.list, next_cursor: result.next_cursor, meta: {} });
   } else {
     status = result.status ?? 200;
+    Object.assign(headers, result.headers);
     body = JSON.stringify({ data: result.data, meta: { ...result.meta, request_id: ctx.requestId } });
     representation = () => JSON.stringify({ data: result.data, meta: result.meta ?? {} });
   }

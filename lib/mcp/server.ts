@@ -78,8 +78,10 @@ export function createMcpServer(context: McpRequestContext, surface: McpSurface 
       },
       async (args) => {
         try {
-          const body = resultBody(await tool.run(args, caller), context.requestId);
-          return { content: [{ type: "text", text: tool.text(body as unknown as ToolResult) }], structuredContent: body };
+          const result = await tool.run(args, caller);
+          const body = resultBody(result, context.requestId);
+          const text = [...(result.notes ?? []), tool.text(body as unknown as ToolResult)].join("\n");
+          return { content: [{ type: "text", text }], structuredContent: body };
         } catch (err) {
           if (err instanceof AppError && context.escalate?.(err)) throw err;
           const { body } = errorOf(err, context.requestId);

@@ -1,5 +1,5 @@
 import { formatCents } from "@/lib/catalog/money";
-import type { SearchResult } from "@/lib/catalog/search";
+import type { QueryInterpretation, SearchResult } from "@/lib/catalog/search";
 import type { CartLinkResultData } from "@/lib/schemas/cart";
 import type { CategoryNodeData, ProductRecordData } from "@/lib/schemas/catalog";
 import type { HelpArticleData, HelpArticleSummaryData } from "@/lib/schemas/help";
@@ -15,7 +15,15 @@ import type { OrderData, ReturnData } from "@/lib/schemas/orders";
 
 const price = (cents: number | null) => (cents === null ? "no price" : formatCents(cents));
 
-export function searchText({ data, meta }: SearchResult): string {
+/** How the query was read, in words (the API says it in X-Corrected-Query and X-Query-Relaxed). */
+export function interpretationNotes({ corrected, relaxed }: QueryInterpretation): string[] {
+  return [
+    ...(corrected === null ? [] : [`Showing results for "${corrected}" (a misspelt word was corrected).`]),
+    ...(relaxed ? ["Not every word of the query matched: these products contain most of the words, the best matches first."] : []),
+  ];
+}
+
+export function searchText({ data, meta }: Pick<SearchResult, "data" | "meta">): string {
   const lines = [
     meta.total === 0
       ? "No products match."

@@ -79,6 +79,16 @@ const HEADERS = {
   IdempotentReplayed: ["Idempotent-Replayed", "`true` when this is the stored answer to an earlier request with the same Idempotency-Key.", false],
   CacheControl: ["Cache-Control", "How long shared caches may keep the answer.", true],
   ETag: ["ETag", "Send it back in If-None-Match to revalidate for free (304).", true],
+  CorrectedQuery: [
+    "X-Corrected-Query",
+    "Present when a misspelt word of `q` was corrected: the query actually run (words in their searchable form, the corrected ones replaced), percent-encoded UTF-8 (`encodeURIComponent`). Absent when no word was corrected.",
+    false,
+  ],
+  QueryRelaxed: [
+    "X-Query-Relaxed",
+    "`true` when not every word of `q` had to match: a word matched no product and had no correction (filler such as \"cheap\", an unknown word), or no product contained every word, so products containing most of them (rarer words weigh more) are returned, ranked by how much of the query they cover. Absent otherwise.",
+    false,
+  ],
 } as const satisfies Record<string, readonly [string, string, boolean]>;
 type HeaderName = keyof typeof HEADERS;
 type HeadersObject = Exclude<NonNullable<ResponseConfig["headers"]>, z.ZodObject>;
@@ -147,7 +157,8 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: Op
   for (const [name, scheme] of Object.entries(options.securitySchemes ?? {})) registry.registerComponent("securitySchemes", name, scheme);
 
   for (const endpoint of endpoints) {
-    const successHeaders = headersFor(used, endpoint, endpoint.idempotent ? ["IdempotentReplayed"] : []);
+    const optional: HeaderName[] = endpoint.success.headers ?? [];
+    const successHeaders = headersFor(used, endpoint, [...(endpoint.idempotent ? (["IdempotentReplayed"] as const) : []), ...optional]);
     const responses: Record<number, ResponseConfig> = {
       [endpoint.success.status]: {
         description: endpoint.success.description,
@@ -156,7 +167,7 @@ export function buildOpenApiDocument(endpoints: readonly Endpoint[], options: Op
       },
     };
     if (endpoint.cache) {
-      responses[304] = { description: "Not modified (If-None-Match matched the ETag).", headers: headersFor(used, endpoint) };
+      responses[304] = { description: "Not modified (If-None-Match matched the ETag).", headers: headersFor(used, endpoint, optional) };
     }
     Object.assign(responses, errorResponses(used, endpoint, options.errorEnvelope));
 

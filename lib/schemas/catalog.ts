@@ -79,7 +79,7 @@ export const SearchQuery = z
         type: "string",
         maxLength: SEARCH_LIMITS.qMaxLength,
         description:
-          "Free-text query (web-search syntax: quoted phrases, `or`, `-exclude`); misspellings still match. Omit to browse.",
+          "Free-text query, as people type it. Products containing every word rank first; when none does, products containing most of the words are returned (header X-Query-Relaxed). A word of 5+ letters that matches nothing is corrected (one typo; two from 9 letters; header X-Corrected-Query), the last word also matches as a prefix, and case, diacritics and full-width forms do not matter. A word written with a leading minus (`-refurbished`) excludes products containing it; other punctuation separates words. Omit to browse.",
         example: "wireless headphones",
       }),
     category: z

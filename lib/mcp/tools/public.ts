@@ -26,7 +26,7 @@ export const PUBLIC_TOOLS: ToolDefinition[] = [
     name: "search_products",
     title: "Search products",
     description: `Search the marketplace catalog: products that can be bought now, ranked by relevance, with filters and facet counts. Use it to find products, then call get_product with a result's slug for its offers.
-- q: words in web-search syntax ("quoted phrase", or, -exclude); small typos still match. Omit q to browse (for example one category).
+- q: words as a person would type them. Products with every word rank first; if none has them all, products with most of them come back (the text says so). Typos in longer words are corrected (the text says to what), the last word may be half typed, and -word excludes a word. Omit q to browse (for example one category).
 - category: a category slug from get_categories (includes its subcategories). brand and condition: lists of values, matching any of them. price_min_cents / price_max_cents: whole cents, the maximum EXCLUSIVE, so the price facet value "2500-5000" is price_min_cents 2500 and price_max_cents 5000.
 - meta.facets lists, per filter, the values that exist and how many products each would give with your other filters kept, so you can narrow step by step.
 - Paging: page 1-500 (default 1) and page_size 1-60 (default 24; larger values are clamped to 60, see meta.page_size). meta.total is the number of matching products and meta.page_count the number of pages; a page past the last returns an empty list.
@@ -35,7 +35,10 @@ Prices are integer cents (USD). The result is exactly GET /api/public/v1/search 
     inputSchema: advertisedInput(searchInputSchema),
     outputSchema: responseBody(SearchResponse),
     annotations: { title: "Search products", ...READ_ONLY },
-    run: (args) => searchProducts(searchArguments(args)),
+    run: async (args) => {
+      const { data, meta, interpretation } = await searchProducts(searchArguments(args));
+      return { data, meta, notes: text.interpretationNotes(interpretation) };
+    },
     text: (result) => text.searchText(result as z.output<typeof SearchResponse>),
   },
   {

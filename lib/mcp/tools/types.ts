@@ -10,6 +10,8 @@ export interface ToolResult {
   data: unknown;
   next_cursor?: string | null;
   meta?: Record<string, unknown>;
+  /** Lines said before the text rendering only (never part of the structured content). */
+  notes?: string[];
 }
 
 /** Who calls a tool: nobody on the public server; the agent's token on the agent server. */

@@ -1,7 +1,10 @@
 import { searchProducts } from "@/lib/catalog/search";
-import { searchEndpoint } from "@/lib/endpoints/public";
+import { interpretationHeaders, searchEndpoint } from "@/lib/endpoints/public";
 import { otherMethods } from "@/lib/http/methods";
 import { route } from "@/lib/http/route";
 
-export const GET = route(searchEndpoint, ({ query }) => searchProducts(query));
+export const GET = route(searchEndpoint, async ({ query }) => {
+  const { data, meta, interpretation } = await searchProducts(query);
+  return { data, meta, headers: interpretationHeaders(interpretation) };
+});
 export const { OPTIONS, POST, PUT, PATCH, DELETE } = otherMethods(["GET"]);

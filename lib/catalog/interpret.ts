@@ -1,0 +1,107 @@
+import { db } from "@/lib/db";
+import { allowedEdits, corrections, MIN_PREFIX_LENGTH, parseQuery } from "./query";
+
+/** One word of a query as it will be matched. */
+export interface WordGroup {
+  /** The word as typed (key form). */
+  word: string;
+  /** The word itself occurs in the catalog (then it is never corrected). */
+  known: boolean;
+  /** Other words that also satisfy it: completions of a half-typed last word, or corrections. */
+  alternatives: string[];
+  corrected: boolean;
+}
+
+/** A query read against the catalog's dictionary: what `searchProducts` matches. */
+export interface TextQuery {
+  /** Words every full match contains (each one of its forms). Empty: nothing can match. */
+  groups: WordGroup[];
+  excluded: string[];
+  /** Words that match nothing and have no correction (filler, unknown words): not required. */
+  dropped: string[];
+  /** The query as typed, in key form (compared with titles). */
+  key: string;
+  /** The query actually run when a word was corrected (each corrected word replaced), else null. */
+  corrected: string | null;
+}
+
+interface WordRow {
+  n: number;
+  meaningful: boolean;
+  known: boolean;
+  completions: string[] | null;
+  near: string[] | null;
+}
+
+/**
+ * Reads a query: each word is kept when the catalog contains it; a word it does not contain is
+ * replaced by its nearest dictionary words within the allowed edits (one from 5 letters, two
+ * from 9); the last word also matches the dictionary words it begins; stop words ("for", "with")
+ * and words with no match and no correction are dropped. `literal` keeps every word as typed
+ * (no correction, completion or dropping): the storefront's "search instead for".
+ */
+export async function interpretQuery(q: string, options: { literal?: boolean } = {}): Promise<TextQuery> {
+  const parsed = parseQuery(q);
+  const key = [...parsed.words, ...parsed.overflow].join(" ");
+  if (parsed.words.length === 0) return { groups: [], excluded: parsed.excluded, dropped: parsed.overflow, key, corrected: null };
+
+  const last = options.literal ? 0 : parsed.words.length;
+  const edits = parsed.words.map((word) => (options.literal ? 0 : allowedEdits(word)));
+  // One statement for every word: is it a stop word, does the catalog contain it, what does it
+  // begin (last word only) and which dictionary words lie within its edits (unknown words only;
+  // Levenshtein counts a swap as two, so 2k bounds the swap-aware distance checked afterwards).
+  const rows = await db().$queryRaw<WordRow[]>`
+    SELECT w.n::int AS n, m.meaningful, k.known,
+           CASE WHEN w.n = ${last} AND length(w.word) >= ${MIN_PREFIX_LENGTH} THEN ARRAY(
+             SELECT t.term FROM search_terms t
+             WHERE t.term COLLATE "C" > w.word COLLATE "C" AND t.term COLLATE "C" < (w.word || chr(1114111)) COLLATE "C"
+             ORDER BY length(t.term), t.term COLLATE "C" LIMIT 20) END AS completions,
+           CASE WHEN m.meaningful AND NOT k.known AND w.k > 0 THEN ARRAY(
+             SELECT t.term FROM search_terms t
+             WHERE length(t.term) BETWEEN length(w.word) - w.k AND length(w.word) + w.k
+               AND levenshtein_less_equal(t.term, w.word, 2 * w.k) <= 2 * w.k
+             ORDER BY levenshtein(t.term, w.word), t.term COLLATE "C" LIMIT 40) END AS near
+    FROM unnest(${parsed.words}::text[], ${edits}::int[]) WITH ORDINALITY AS w(word, k, n)
+    CROSS JOIN LATERAL (SELECT plainto_tsquery('catalog', w.word) AS query) tq
+    CROSS JOIN LATERAL (SELECT numnode(tq.query) > 0 AS meaningful) m
+    CROSS JOIN LATERAL (
+      SELECT m.meaningful AND EXISTS (SELECT 1 FROM product_search ps WHERE ps.search_vector @@ tq.query) AS known
+    ) k
+    ORDER BY w.n`;
+
+  const groups: WordGroup[] = [];
+  const dropped: string[] = [];
+  const run: string[] = [];
+  let correctedAny = false;
+  rows.forEach((row, i) => {
+    const word = parsed.words[i]!;
+    const completions = (row.completions ?? []).filter((term) => term !== word);
+    if (options.literal) {
+      if (row.meaningful) groups.push({ word, known: row.known, alternatives: [], corrected: false });
+      run.push(word);
+      return;
+    }
+    if (row.known || (row.meaningful && completions.length > 0)) {
+      groups.push({ word, known: row.known, alternatives: completions, corrected: false });
+      run.push(word);
+      return;
+    }
+    const fixes = row.meaningful ? corrections(word, row.near ?? []) : [];
+    if (fixes.length > 0) {
+      groups.push({ word, known: false, alternatives: fixes, corrected: true });
+      run.push(fixes[0]!);
+      correctedAny = true;
+      return;
+    }
+    // A stop word never had to match; a meaningful word that matches nothing is dropped.
+    if (row.meaningful) dropped.push(word);
+    run.push(word);
+  });
+  return {
+    groups,
+    excluded: parsed.excluded,
+    dropped: [...dropped, ...parsed.overflow],
+    key,
+    corrected: correctedAny ? [...run, ...parsed.overflow].join(" ") : null,
+  };
+}
