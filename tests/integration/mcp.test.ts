@@ -115,6 +115,19 @@ describe.each(CLIENTS)("MCP over HTTP with $label", (kind) => {
     expect(body.data.map((c: { slug: string }) => c.slug)).toContain("fixture-mixed-offers");
   });
 
+  it("search_products says in words when the query was corrected or relaxed; the structured content stays the API's body", async () => {
+    const corrected = await session.callTool("search_products", { q: "Quokkaphnoe", page_size: 5 });
+    const text = (corrected.content as { type: string; text: string }[])[0]!.text;
+    expect(text.split("\n")[0]).toBe('Showing results for "quokkaphone" (a misspelt word was corrected).');
+    expectExactKeys(expectSuccess(corrected), ["data", "meta"], "body");
+
+    const relaxed = await session.callTool("search_products", { q: "Quokkaphone headphones", page_size: 5 });
+    expect((relaxed.content as { text: string }[])[0]!.text).toMatch(/^Not every word of the query matched/);
+
+    const plain = await session.callTool("search_products", { q: "Quokkaphone", page_size: 5 });
+    expect((plain.content as { text: string }[])[0]!.text).toMatch(/^2 products match/);
+  });
+
   it("get_product returns the API's body: offers cheapest first, buy box", async () => {
     const body = expectSuccess(await session.callTool("get_product", { slug: "fixture-mixed-offers" }));
     const res = await api("/products/fixture-mixed-offers");

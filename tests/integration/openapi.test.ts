@@ -47,6 +47,19 @@ describe("GET /openapi.json", () => {
     expect(doc.paths["/categories"].get).toBeDefined();
   });
 
+  it("documents X-Corrected-Query and X-Query-Relaxed on the search answers (200 and 304), as optional", () => {
+    for (const status of ["200", "304"]) {
+      const headers = doc.paths["/search"].get.responses[status].headers;
+      for (const [name, component] of [["X-Corrected-Query", "CorrectedQuery"], ["X-Query-Relaxed", "QueryRelaxed"]] as const) {
+        expect(headers[name], `${status} ${name}`).toEqual({ $ref: `#/components/headers/${component}` });
+        expect(doc.components.headers[component].required).toBe(false);
+        expect(doc.components.headers[component].description).toMatch(name === "X-Corrected-Query" ? /percent-encoded UTF-8/ : /`true`/);
+      }
+    }
+    // Only search says how a query was read.
+    expect(doc.paths["/products/{slug}"].get.responses["200"].headers["X-Corrected-Query"]).toBeUndefined();
+  });
+
   it("documents every search parameter of spec 4.1", () => {
     const params = (doc.paths["/search"].get.parameters ?? []).map((p: any) =>
       p.$ref ? p.$ref.split("/").pop() : p.name,
