@@ -23,6 +23,8 @@ export interface TextQuery {
   key: string;
   /** The query actually run when a word was corrected (each corrected word replaced), else null. */
   corrected: string | null;
+  /** Every group must match: no relaxed fallback (a literal query). */
+  strict: boolean;
 }
 
 interface WordRow {
@@ -43,7 +45,8 @@ interface WordRow {
 export async function interpretQuery(q: string, options: { literal?: boolean } = {}): Promise<TextQuery> {
   const parsed = parseQuery(q);
   const key = [...parsed.words, ...parsed.overflow].join(" ");
-  if (parsed.words.length === 0) return { groups: [], excluded: parsed.excluded, dropped: parsed.overflow, key, corrected: null };
+  const strict = options.literal ?? false;
+  if (parsed.words.length === 0) return { groups: [], excluded: parsed.excluded, dropped: parsed.overflow, key, corrected: null, strict };
 
   const last = options.literal ? 0 : parsed.words.length;
   const edits = parsed.words.map((word) => (options.literal ? 0 : allowedEdits(word)));
@@ -103,5 +106,6 @@ export async function interpretQuery(q: string, options: { literal?: boolean } =
     dropped: [...dropped, ...parsed.overflow],
     key,
     corrected: correctedAny ? [...run, ...parsed.overflow].join(" ") : null,
+    strict,
   };
 }

@@ -8,9 +8,9 @@ const plain = (word: string) => sql`plainto_tsquery('catalog', ${word})`;
 const anyOf = (parts: Prisma.Sql[]) => sql`(${Prisma.join(parts, " || ")})`;
 const allOf = (parts: Prisma.Sql[]) => sql`(${Prisma.join(parts, " && ")})`;
 
-/** A word group's tsquery: the word itself when the catalog has it, or any of its alternatives. */
+/** A word group's tsquery: the word itself or any of its alternatives. */
 function groupQuery(group: WordGroup): Prisma.Sql {
-  return anyOf([...(group.known ? [plain(group.word)] : []), ...group.alternatives.map(plain)]);
+  return anyOf([plain(group.word), ...group.alternatives.map(plain)]);
 }
 
 /**
@@ -59,7 +59,7 @@ export function textSource(tq: TextQuery, columns: (alias: string) => Prisma.Sql
     SELECT ${columns("ps")}, (${base(every)})::float8 AS score, ${dropped} AS relaxed
     FROM product_search ps
     WHERE ps.search_vector @@ ${every} AND ${inScope}`;
-  if (groups.length === 1) return sql`(${full})`;
+  if (groups.length === 1 || tq.strict) return sql`(${full})`;
 
   const names_ = Prisma.raw(names.map((n) => `l.${n}`).join(", "));
   const matched = groups.map((g, i) => sql`(ps.search_vector @@ ${g}) AS ${Prisma.raw(`m${i}`)}`);

@@ -5,7 +5,8 @@
  */
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { createDb, type PrismaClient } from "@/lib/db";
-import { api, expectSuccessEnvelope, search } from "../helpers/http";
+import { parseHtml } from "../helpers/html";
+import { api, baseUrl, expectSuccessEnvelope, search } from "../helpers/http";
 
 const slugs = (res: { json: any }) => res.json.data.map((c: any) => c.slug as string);
 const titles = (res: { json: any }) => res.json.data.map((c: any) => c.title as string);
@@ -200,5 +201,55 @@ describe("Attribute words are in the document with the lowest weight", () => {
       found = slugs(await api(`/search?q=${encodeURIComponent(row!.color)}&page_size=60&page=${page}`)).includes(row!.slug);
     }
     expect(found).toBe(true);
+  });
+});
+
+describe("The storefront says how it read the words and offers a way on", () => {
+  const page = async (query: Record<string, string>) => {
+    const res = await api(`${baseUrl()}/search?${new URLSearchParams(query)}`);
+    expect(res.status).toBe(200);
+    return parseHtml(res.text);
+  };
+
+  it("a corrected query: 'Showing results for' the query run, and a link that searches the words as typed", async () => {
+    const $ = await page({ q: "wireless headphnes" });
+    const notice = $("[data-query-notice=corrected]");
+    expect(notice.text()).toContain("Showing results for wireless headphones.");
+    const link = notice.find("a");
+    expect(link.text()).toBe("Search instead for “wireless headphnes”");
+    const href = new URL(link.attr("href")!, baseUrl());
+    expect(href.pathname).toBe("/search");
+    expect(href.searchParams.get("q")).toBe("wireless headphnes");
+    expect(href.searchParams.get("exact")).toBe("1");
+
+    // As typed, `headphnes` matches nothing: no correction, no notice, the way-on suggestions.
+    const exact = await page(Object.fromEntries(href.searchParams));
+    expect(exact("main").attr("data-total")).toBe("0");
+    expect(exact("[data-query-notice]").length).toBe(0);
+    expect(exact("[data-suggested-term=headphones]").length).toBe(1);
+  });
+
+  it("a relaxed query says that not every word matched", async () => {
+    const $ = await page({ q: "Quokkaphone headphones" });
+    expect($("[data-query-notice=relaxed]").text()).toContain("No product matches every word");
+    expect($("[data-query-notice=corrected]").length).toBe(0);
+  });
+
+  it("a query read word for word shows no notice and no suggestions", async () => {
+    const $ = await page({ q: "Quokkaphone" });
+    expect($("[data-query-notice]").length).toBe(0);
+    expect($("[data-suggestions]").length).toBe(0);
+  });
+
+  it("an empty page offers similar catalog words and categories to browse", async () => {
+    const $ = await page({ q: "zorblattiq" });
+    expect($("main").attr("data-total")).toBe("0");
+    expect($("[data-suggestions] h2").text()).toBe("Try instead");
+    const categories = $("[data-suggested-category]").map((_, a) => $(a).attr("href")).get();
+    expect(categories.length).toBeGreaterThan(0);
+    for (const href of categories) expect(href).toMatch(/^\/c\/[a-z0-9_]+$/);
+    const headphones = await page({ q: "headphonez zorblattiq" });
+    // `headphonez` is corrected, so this one is not empty and offers nothing.
+    expect(headphones("[data-suggestions]").length).toBe(0);
   });
 });

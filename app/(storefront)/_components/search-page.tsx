@@ -2,13 +2,18 @@ import { searchProducts, type SearchRestriction, type SearchResult } from "@/lib
 import { AppError } from "@/lib/errors";
 import { parseQuery } from "@/lib/http/query";
 import { SearchQuery } from "@/lib/schemas/catalog";
+import { EXACT_PARAM } from "./QueryNotice";
 
 export type SearchOutcome = { ok: true; result: SearchResult } | { ok: false; error: AppError };
 
-/** The same validation and the same library call as GET /api/public/v1/search (a store page adds its store). */
-export async function runSearch(params: URLSearchParams, restriction?: SearchRestriction): Promise<SearchOutcome> {
+/**
+ * The same validation and the same library call as GET /api/public/v1/search (a store page adds
+ * its store; `exact=1`, the "Search instead for" link, reads every word as typed).
+ */
+export async function runSearch(params: URLSearchParams, restriction: SearchRestriction = {}): Promise<SearchOutcome> {
   try {
-    return { ok: true, result: await searchProducts(parseQuery(SearchQuery, params), restriction) };
+    const literal = params.get(EXACT_PARAM) === "1";
+    return { ok: true, result: await searchProducts(parseQuery(SearchQuery, params), { ...restriction, literal }) };
   } catch (err) {
     if (err instanceof AppError && err.code === "parameter_invalid") return { ok: false, error: err };
     throw err;

@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
 import { toSearchParams, type RawQuery } from "@/lib/storefront/search-url";
+import { suggestionsFor } from "@/lib/catalog/suggest";
+import { EmptySuggestions, QueryNotice } from "../_components/QueryNotice";
 import { SearchError, runSearch, searchPageAttributes } from "../_components/search-page";
 import { SearchView } from "../_components/SearchView";
 
@@ -16,6 +18,8 @@ export default async function SearchPage({ searchParams }: Props) {
   const params = toSearchParams(await searchParams);
   const outcome = await runSearch(params);
   const q = params.get("q");
+  // Nothing matched even after correcting and relaxing: offer similar words and categories.
+  const suggestions = q && outcome.ok && outcome.result.meta.total === 0 ? await suggestionsFor(q) : null;
   return (
     <main
       className="page"
@@ -23,6 +27,8 @@ export default async function SearchPage({ searchParams }: Props) {
       {...searchPageAttributes(outcome)}
     >
       <h1>{q ? `Results for “${q}”` : "All products"}</h1>
+      {outcome.ok ? <QueryNotice params={params} interpretation={outcome.result.interpretation} /> : null}
+      {suggestions ? <EmptySuggestions suggestions={suggestions} /> : null}
       {outcome.ok ? (
         <SearchView basePath="/search" params={params} result={outcome.result} categoryLinks="param" />
       ) : (
