@@ -191,6 +191,38 @@ test.describe("storefront", () => {
   });
 });
 
+test.describe("how the search read the words", () => {
+  test("a misspelt word: 'Showing results for', 'Search instead for', then suggestions on the empty page", async ({ page }) => {
+    await page.goto("/");
+    await searchInput(page).fill("wireless headphnes");
+    await Promise.all([page.waitForURL(/\/search\?(.*&)?q=wireless/), searchInput(page).press("Enter")]);
+    const notice = page.locator("[data-query-notice=corrected]");
+    await expect(notice).toContainText("Showing results for wireless headphones.");
+    expect(await cards(page).count()).toBeGreaterThan(0);
+    await expect(searchInput(page), "the header box keeps the words as typed").toHaveValue("wireless headphnes");
+    await shot(page, "search-corrected");
+
+    const instead = notice.getByRole("link", { name: "Search instead for “wireless headphnes”" });
+    await Promise.all([page.waitForURL((url) => url.searchParams.get("exact") === "1"), instead.click()]);
+    await expect(main(page)).toHaveAttribute("data-total", "0");
+    await expect(page.locator("[data-query-notice]")).toHaveCount(0);
+    const suggestions = page.getByRole("region", { name: "Try instead" });
+    await expect(suggestions).toBeVisible();
+    await shot(page, "search-exact-empty");
+
+    await Promise.all([page.waitForURL(/q=headphones/), suggestions.getByRole("link", { name: "headphones", exact: true }).click()]);
+    expect(await cards(page).count()).toBeGreaterThan(0);
+    await expect(page.locator("[data-query-notice]")).toHaveCount(0);
+  });
+
+  test("words no product has together: the relaxed notice above results", async ({ page }) => {
+    await page.goto("/search?q=Quokkaphone+headphones");
+    await expect(page.locator("[data-query-notice=relaxed]")).toContainText("No product matches every word");
+    await expect(cards(page).first()).toHaveAttribute("data-product-slug", /^fixture-/);
+    await shot(page, "search-relaxed");
+  });
+});
+
 test.describe("storefront without JavaScript", () => {
   test.use({ javaScriptEnabled: false });
 
