@@ -25,16 +25,31 @@ We look for your words in, from most to least important:
 1. the product **title**,
 2. the **brand** name,
 3. the **category** names (the product's category and all of its parents),
-4. the **description**.
+4. the **description** and the product's details such as colour, material or size.
 
-A match in the title counts for more than a match in the description. Words are matched by
-their stem, so \`skillet\` also finds *skillets* and \`running\` finds *run*. You can use:
+Type the way you would say it; you do not need exact words or any special syntax.
 
-- \`"quoted phrases"\` to require words next to each other,
-- \`-word\` to exclude a word (\`headphones -wired\`),
-- \`or\` between words to accept either (\`skillet or "frying pan"\`).
+- **Products with every word come first.** If no product has all of your words, you still see
+  the products that have most of them, and the page says so: a rare word (a brand, a model
+  name) counts for more than a common one (\`black\`, \`set\`). Words like \`for\`, \`with\`
+  or \`the\` never need to match, and a word that appears nowhere (\`cheap\`, \`best\`) is
+  left out rather than emptying the page.
+- **Typos are corrected** in words of five letters or more: one wrong, missing, extra or
+  swapped letter (two from nine letters). The page then says "Showing results for" the
+  corrected words, with a link to search for exactly what you typed. A word that exists in the
+  catalog is never "corrected".
+- **The last word may be half typed**: \`wireless headp\` already finds headphones.
+- **Case, accents and full-width characters do not matter**: \`CAFÉ\`, \`cafe\` and \`ｃａｆｅ\`
+  are the same word. Words match by their stem, so \`skillet\` also finds *skillets*.
+- **\`-word\` excludes a word** (\`headphones -wired\`). A hyphen inside a word (\`on-ear\`) or
+  on its own between words (\`Headphones - Black\`) is just a separator.
 
-Small typos are forgiven: a query that is close to a product title (\`hedphones\`) still finds it.
+Among the matches, a product whose title is exactly your words, begins with them or is
+contained in them comes first; then a match in the title counts for more than one in the
+brand, the category or the description.
+
+When nothing matches at all, the page suggests similar words from the catalog and categories
+to browse.
 
 ## Filters
 
