@@ -108,10 +108,9 @@ export async function searchProducts(params: SearchParams, restriction: SearchRe
     cachedCounts(params, restriction, statements.counts),
   ]);
 
-  const total = counts.find((c) => c.set === "all")?.results ?? 0;
+  const total = totalOf(counts);
   const bitCount = (set: "condition" | "price", bit: number) =>
     counts.reduce((sum, c) => (c.set === set && (Number(c.key) & bit) !== 0 ? sum + c.brand_rows : sum), 0);
-  const byCount = (a: FacetEntryData, b: FacetEntryData) => b.count - a.count || a.label.localeCompare(b.label, "en");
 
   return {
     data: cards.map((card) => ({
@@ -134,10 +133,7 @@ export async function searchProducts(params: SearchParams, restriction: SearchRe
       total,
       page_count: Math.ceil(total / params.page_size),
       facets: {
-        category: counts
-          .filter((c) => c.set === "category" && c.label !== null && c.results > 0)
-          .map((c) => ({ value: String(c.key), label: c.label!, count: c.results }))
-          .sort(byCount),
+        category: categoryFacetOf(counts),
         brand: counts
           .filter((c) => c.set === "brand" && c.label !== null && c.any_brand > 0)
           .map((c) => ({ value: String(c.key), label: c.label!, count: c.any_brand }))
@@ -153,6 +149,30 @@ export async function searchProducts(params: SearchParams, restriction: SearchRe
       },
     },
   };
+}
+
+const byCount = (a: FacetEntryData, b: FacetEntryData) => b.count - a.count || a.label.localeCompare(b.label, "en");
+const totalOf = (counts: CountRow[]) => counts.find((c) => c.set === "all")?.results ?? 0;
+const categoryFacetOf = (counts: CountRow[]): FacetEntryData[] =>
+  counts
+    .filter((c) => c.set === "category" && c.label !== null && c.results > 0)
+    .map((c) => ({ value: String(c.key), label: c.label!, count: c.results }))
+    .sort(byCount);
+
+/**
+ * The total and the category facet of a search, as searchProducts counts them, without its page
+ * of cards: from the same per-process counts cache, so asking again within its TTL costs nothing.
+ */
+export async function searchCategoryFacet(
+  params: SearchParams,
+  restriction: SearchRestriction = {},
+): Promise<{ total: number; category: FacetEntryData[] }> {
+  const [scope, brandIds] = await Promise.all([
+    params.category ? categoryScope(params.category) : Promise.resolve<Scope | null>(null),
+    params.brand?.length ? brandIdsOf(params.brand) : Promise.resolve(null),
+  ]);
+  const counts = await cachedCounts(params, restriction, searchStatements(params, scope, brandIds, restriction).counts);
+  return { total: totalOf(counts), category: categoryFacetOf(counts) };
 }
 
 /**

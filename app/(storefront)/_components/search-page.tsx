@@ -2,13 +2,21 @@ import { searchProducts, type SearchRestriction, type SearchResult } from "@/lib
 import { AppError } from "@/lib/errors";
 import { parseQuery } from "@/lib/http/query";
 import { SearchQuery } from "@/lib/schemas/catalog";
+import { categoryDrilldown, type CategoryDrilldown } from "@/lib/storefront/category-drilldown";
 
-export type SearchOutcome = { ok: true; result: SearchResult } | { ok: false; error: AppError };
+export type SearchOutcome =
+  | { ok: true; result: SearchResult; drilldown: CategoryDrilldown | null }
+  | { ok: false; error: AppError };
 
-/** The same validation and the same library call as GET /api/public/v1/search (a store page adds its store). */
+/**
+ * The same validation and the same library call as GET /api/public/v1/search (a store page adds
+ * its store), and the category drill-down when every result lies inside one subcategory.
+ */
 export async function runSearch(params: URLSearchParams, restriction?: SearchRestriction): Promise<SearchOutcome> {
   try {
-    return { ok: true, result: await searchProducts(parseQuery(SearchQuery, params), restriction) };
+    const query = parseQuery(SearchQuery, params);
+    const result = await searchProducts(query, restriction);
+    return { ok: true, result, drilldown: await categoryDrilldown(query, result, restriction) };
   } catch (err) {
     if (err instanceof AppError && err.code === "parameter_invalid") return { ok: false, error: err };
     throw err;

@@ -24,7 +24,7 @@ export default async function SearchPage({ searchParams }: Props) {
     >
       <h1>{q ? `Results for “${q}”` : "All products"}</h1>
       {outcome.ok ? (
-        <SearchView basePath="/search" params={params} result={outcome.result} categoryLinks="param" />
+        <SearchView basePath="/search" params={params} result={outcome.result} drilldown={outcome.drilldown} categoryLinks="param" />
       ) : (
         <SearchError error={outcome.error} />
       )}

@@ -41,7 +41,7 @@ export default async function CategoryPage({ params, searchParams }: Props) {
       <Breadcrumb trail={place.breadcrumb} />
       <h1>{place.node.name}</h1>
       {outcome.ok ? (
-        <SearchView basePath={`/c/${slug}`} params={query} result={outcome.result} categoryLinks="path" />
+        <SearchView basePath={`/c/${slug}`} params={query} result={outcome.result} drilldown={outcome.drilldown} categoryLinks="path" />
       ) : (
         <SearchError error={outcome.error} />
       )}

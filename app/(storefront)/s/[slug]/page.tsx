@@ -53,7 +53,7 @@ export default async function StorePage({ params, searchParams }: Props) {
       </section>
       <h2 id="store-listings">Products from {store.name}</h2>
       {outcome.ok ? (
-        <SearchView basePath={`/s/${store.slug}`} params={query} result={outcome.result} categoryLinks="param" />
+        <SearchView basePath={`/s/${store.slug}`} params={query} result={outcome.result} drilldown={outcome.drilldown} categoryLinks="param" />
       ) : (
         <SearchError error={outcome.error} />
       )}
