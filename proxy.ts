@@ -4,15 +4,22 @@ import { isToken, newToken } from "@/lib/cart/token";
 import { PUBLIC_CORS_HEADERS } from "@/lib/http/cors";
 import { errorBody } from "@/lib/http/errors";
 import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/http/request-id";
+import { storefrontPageExists, storefrontPageOf } from "@/lib/storefront/page-exists";
 import { PAGE_PATH_HEADER } from "@/lib/storefront/private-pages";
+
+/** Unmatched by any route: a rewrite here renders app/not-found.tsx as HTML, with status 404. */
+const NOT_FOUND_PATH = "/_not-found-page";
 
 /**
  * Every request gets an X-Request-Id (a well-formed incoming one is kept) on both sides.
  * Opening a cart link (/cart/l/{token}) needs the visitor's cart cookie before the page renders,
  * and a page cannot set cookies: a visitor without one gets it here, on the request and the
  * response alike.
+ * A product, category, store or help article page whose subject does not exist is sent to the
+ * not-found page here, before rendering (lib/storefront/page-exists.ts): a page that calls
+ * notFound() itself gets Next's error shell, empty without JavaScript.
  */
-export function proxy(request: NextRequest) {
+export async function proxy(request: NextRequest) {
   const requestId = requestIdFrom(request.headers);
   const { pathname } = request.nextUrl;
   const decodable = isDecodable(pathname);
@@ -36,14 +43,28 @@ export function proxy(request: NextRequest) {
   let response: NextResponse;
   if (!decodable) {
     const url = request.nextUrl.clone();
-    url.pathname = pathname.startsWith("/cart/l/") ? "/cart/l/-" : "/_malformed-path";
+    url.pathname = pathname.startsWith("/cart/l/") ? "/cart/l/-" : NOT_FOUND_PATH;
     response = NextResponse.rewrite(url, { request: { headers } });
+  } else if (await isMissingPage(request.method, pathname)) {
+    const url = request.nextUrl.clone();
+    url.pathname = NOT_FOUND_PATH;
+    response = NextResponse.rewrite(url, { request: { headers } });
+    // next.config.ts gives the page's path `public, s-maxage=60`; a 404 is not to be shared.
+    response.headers.set("Cache-Control", NOT_FOUND_CACHE_CONTROL);
   } else {
     response = NextResponse.next({ request: { headers } });
   }
   response.headers.set(REQUEST_ID_HEADER, requestId);
   if (newCartToken) response.cookies.set(CART_COOKIE, newCartToken, cartCookieOptions());
   return response;
+}
+
+const NOT_FOUND_CACHE_CONTROL = "private, no-cache, no-store, max-age=0, must-revalidate";
+
+async function isMissingPage(method: string, pathname: string): Promise<boolean> {
+  if (method !== "GET" && method !== "HEAD") return false;
+  const page = storefrontPageOf(pathname);
+  return page !== null && !(await storefrontPageExists(page));
 }
 
 function malformedApiPath(requestId: string): Response {

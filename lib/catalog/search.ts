@@ -110,28 +110,31 @@ interface CountRow {
   relaxed: boolean;
 }
 
+/** What a search's statements depend on, looked up concurrently: scope, brands, the query's words. */
+async function prepareSearch(params: SearchParams, restriction: SearchRestriction) {
+  const [scope, brandIds, text] = await Promise.all([
+    params.category ? categoryScope(params.category) : Promise.resolve<Scope | null>(null),
+    params.brand?.length ? brandIdsOf(params.brand) : Promise.resolve(null),
+    params.q ? interpretQuery(params.q, { literal: restriction.literal }) : Promise.resolve(null),
+  ]);
+  return { text, statements: searchStatements(params, scope, brandIds, restriction, text) };
+}
+
 /**
  * Full-text and faceted search over purchasable offers: the page of cards and, concurrently,
  * the total and the four disjunctive facets, from the same matching rows.
  */
 export async function searchProducts(params: SearchParams, restriction: SearchRestriction = {}): Promise<SearchResult> {
-  const [scope, brandIds, buckets, text] = await Promise.all([
-    params.category ? categoryScope(params.category) : Promise.resolve<Scope | null>(null),
-    params.brand?.length ? brandIdsOf(params.brand) : Promise.resolve(null),
-    loadPriceBuckets(),
-    params.q ? interpretQuery(params.q, { literal: restriction.literal }) : Promise.resolve(null),
-  ]);
-  const statements = searchStatements(params, scope, brandIds, restriction, text);
+  const [{ statements, text }, buckets] = await Promise.all([prepareSearch(params, restriction), loadPriceBuckets()]);
   const [cards, counts] = await Promise.all([
     db().$queryRaw<CardRow[]>(statements.page),
     cachedCounts(params, restriction, statements.counts),
   ]);
 
   const all = counts.find((c) => c.set === "all");
-  const total = all?.results ?? 0;
+  const total = totalOf(counts);
   const bitCount = (set: "condition" | "price", bit: number) =>
     counts.reduce((sum, c) => (c.set === set && (Number(c.key) & bit) !== 0 ? sum + c.brand_rows : sum), 0);
-  const byCount = (a: FacetEntryData, b: FacetEntryData) => b.count - a.count || a.label.localeCompare(b.label, "en");
 
   return {
     interpretation: {
@@ -158,10 +161,7 @@ export async function searchProducts(params: SearchParams, restriction: SearchRe
       total,
       page_count: Math.ceil(total / params.page_size),
       facets: {
-        category: counts
-          .filter((c) => c.set === "category" && c.label !== null && c.results > 0)
-          .map((c) => ({ value: String(c.key), label: c.label!, count: c.results }))
-          .sort(byCount),
+        category: categoryFacetOf(counts),
         brand: counts
           .filter((c) => c.set === "brand" && c.label !== null && c.any_brand > 0)
           .map((c) => ({ value: String(c.key), label: c.label!, count: c.any_brand }))
@@ -177,6 +177,27 @@ export async function searchProducts(params: SearchParams, restriction: SearchRe
       },
     },
   };
+}
+
+const byCount = (a: FacetEntryData, b: FacetEntryData) => b.count - a.count || a.label.localeCompare(b.label, "en");
+const totalOf = (counts: CountRow[]) => counts.find((c) => c.set === "all")?.results ?? 0;
+const categoryFacetOf = (counts: CountRow[]): FacetEntryData[] =>
+  counts
+    .filter((c) => c.set === "category" && c.label !== null && c.results > 0)
+    .map((c) => ({ value: String(c.key), label: c.label!, count: c.results }))
+    .sort(byCount);
+
+/**
+ * The total and the category facet of a search, as searchProducts counts them, without its page
+ * of cards: from the same per-process counts cache, so asking again within its TTL costs nothing.
+ */
+export async function searchCategoryFacet(
+  params: SearchParams,
+  restriction: SearchRestriction = {},
+): Promise<{ total: number; category: FacetEntryData[] }> {
+  const { statements } = await prepareSearch(params, restriction);
+  const counts = await cachedCounts(params, restriction, statements.counts);
+  return { total: totalOf(counts), category: categoryFacetOf(counts) };
 }
 
 /**

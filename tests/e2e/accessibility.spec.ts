@@ -6,7 +6,8 @@
  * in test-results/axe/<page>-<width>.json (attached to the test too).
  *
  * Pages: home, search (with results and with a brand filter), a category, a product, a store page,
- * help index and an article, sign-in (and a refused sign-in), register; the filters disclosure
+ * help index and an article, sign-in (and a refused sign-in), register, the not-found page (a missing
+ * product and an unmatched path); the filters disclosure
  * open and a search without results; the cart with lines, a cart link page and the
  * guest checkout; signed in as the seed's shopper (docs/fixtures.md) the account, an address, checkout, an
  * order placed with the saved card, account/orders and that order, account/agents; a new account
@@ -123,6 +124,14 @@ test.describe("accessibility", () => {
     await expect(page.locator("main").getByRole("alert")).toHaveText("Wrong e-mail or password.");
     await check(page, testInfo, "signin-refused");
     await visit(page, testInfo, "/register", "register");
+  });
+
+  test("not-found pages: a missing product and a path no route matches (404)", async ({ page }, testInfo) => {
+    for (const [url, name] of [["/p/no-such-product-a11y", "not-found-product"], ["/no/such/page-a11y", "not-found"]] as const) {
+      const res = await page.goto(url);
+      expect(res?.status(), url).toBe(404);
+      await check(page, testInfo, name);
+    }
   });
 
   test("cart with lines, a cart link page, guest checkout", async ({ page, request }, testInfo) => {

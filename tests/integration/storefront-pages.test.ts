@@ -80,16 +80,60 @@ describe("help articles render GFM", () => {
 });
 
 describe("not-found pages, without JavaScript", () => {
-  // Only a path no route matches renders its message without JavaScript so far: notFound() thrown
-  // by a page still sends Next's error shell (vercel/next.js #98954 on next 16.4.6), and such 404s
-  // still carry the public page headers of next.config.ts. Both are open (issue 13, item 5).
-  it("a path no route matches: 404, and the message is in the HTML", async () => {
-    const res = await page("/no/such/page-xyz");
-    expect(res.status).toBe(404);
+  /** The not-found message with the site header, in the HTML itself (scripts removed). */
+  function expectNotFoundPage(res: { status: number; headers: Headers; text: string }, path: string) {
+    expect(res.status, path).toBe(404);
+    // Never kept by a shared cache: the subject may appear a moment later.
+    const cacheControl = res.headers.get("cache-control") ?? "";
+    expect(cacheControl, path).toMatch(/\b(no-store|private)\b/);
+    expect(cacheControl, path).not.toMatch(/\bpublic\b|s-maxage/);
     const $ = parseHtml(res.text);
     $("script").remove();
-    expect($('main[data-page="not-found"] h1').text()).toBe("Page not found");
-    expect($("main").text()).toContain("This page does not exist");
+    expect($('main[data-page="not-found"] h1').text(), path).toBe("Page not found");
+    expect($("main").text(), path).toContain("This page does not exist, or the product is no longer listed.");
+    // The visitor can go on: the site header's search box and the links of the message.
+    expect($('header form[role="search"][action="/search"] input[name="q"]').length, path).toBe(1);
+    expect($('main a[href="/search"]').length, path).toBe(1);
+  }
+
+  it("a path no route matches: 404, and the message is in the HTML", async () => {
+    expectNotFoundPage(await page("/no/such/page-xyz"), "/no/such/page-xyz");
+  });
+
+  // notFound() thrown while a page renders sends Next's error shell, empty without JavaScript
+  // (vercel/next.js #98954 on next 16.4.6): the proxy sends these to the not-found page first.
+  const missing = [
+    ["product", "/p/no-such-product-xyz"],
+    ["product not publicly listed", "/p/fixture-unlisted"],
+    ["product, a slug no product can have", "/p/%00"],
+    ["category", "/c/no_such_category"],
+    ["inactive category", "/c/fixture_inactive"],
+    ["store", "/s/no-such-store"],
+    ["suspended store", "/s/fixture-suspended-store"],
+    ["help article", "/help/no-such-article"],
+    ["help article, encoded slug", "/help/how%20search%20works"],
+  ] as const;
+
+  it.each(missing)("%s (%s): 404, the message in the HTML, not shared-cacheable", async (_kind, path) => {
+    expectNotFoundPage(await page(path), path);
+  });
+
+  it("with query parameters as well", async () => {
+    expectNotFoundPage(await page("/c/no_such_category?q=lamp&sort=price_asc"), "/c/no_such_category?q=...");
+  });
+
+  const existing = [
+    ["product", `/p/${LISTED_PRODUCT}`, "product"],
+    ["category", "/c/electronics", "search"],
+    ["store", "/s/fixture-store-a", "store"],
+    ["help article", "/help/returns", "help-article"],
+  ] as const;
+
+  it.each(existing)("an existing %s page is unchanged: 200, shared-cacheable (%s)", async (_kind, path, dataPage) => {
+    const res = await page(path);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("public, s-maxage=60");
+    expect(parseHtml(res.text)("main").attr("data-page")).toBe(dataPage);
   });
 });
 

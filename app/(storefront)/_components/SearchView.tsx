@@ -1,6 +1,8 @@
 import type { SearchResult } from "@/lib/catalog/search";
 import { SORTS, type FacetEntryData } from "@/lib/schemas/catalog";
+import type { CategoryDrilldown } from "@/lib/storefront/category-drilldown";
 import { hrefWith, listValues, toggleListValue } from "@/lib/storefront/search-url";
+import { CategoryDrilldownNav } from "./CategoryDrilldown";
 import { Pagination } from "./Pagination";
 import { ProductCard } from "./ProductCard";
 import { SortSelect } from "./SortSelect";
@@ -23,11 +25,15 @@ interface Props {
   result: SearchResult;
   /** On a category page the category facet links to the child category pages. */
   categoryLinks: "param" | "path";
+  /** When every result lies inside one subcategory: that category and its children. */
+  drilldown?: CategoryDrilldown | null;
 }
 
 /** Results, facets, sort and pagination; every control is a link or a GET form. */
-export function SearchView({ basePath, params, result, categoryLinks }: Props) {
+export function SearchView({ basePath, params, result, categoryLinks, drilldown }: Props) {
   const { meta } = result;
+  const categoryHref = (slug: string) =>
+    categoryLinks === "path" ? hrefWith(`/c/${slug}`, params, { category: null }) : hrefWith(basePath, params, { category: slug });
   const facetLink = (facet: keyof SearchResult["meta"]["facets"], entry: FacetEntryData) => {
     switch (facet) {
       case "brand":
@@ -47,9 +53,7 @@ export function SearchView({ basePath, params, result, categoryLinks }: Props) {
         };
       }
       case "category":
-        return categoryLinks === "path"
-          ? { selected: false, href: hrefWith(`/c/${entry.value}`, params, { category: null }) }
-          : { selected: false, href: hrefWith(basePath, params, { category: entry.value }) };
+        return { selected: false, href: categoryHref(entry.value) };
     }
   };
   const facetTitles = { category: "Category", brand: "Brand", condition: "Condition", price: "Price" } as const;
@@ -91,6 +95,7 @@ export function SearchView({ basePath, params, result, categoryLinks }: Props) {
         </aside>
       </details>
       <div>
+        {drilldown ? <CategoryDrilldownNav drilldown={drilldown} categoryHref={categoryHref} /> : null}
         <div className="toolbar">
           <p role="status">
             {meta.total.toLocaleString("en-US")} {meta.total === 1 ? "result" : "results"}

@@ -2,18 +2,24 @@ import { searchProducts, type SearchRestriction, type SearchResult } from "@/lib
 import { AppError } from "@/lib/errors";
 import { parseQuery } from "@/lib/http/query";
 import { SearchQuery } from "@/lib/schemas/catalog";
+import { categoryDrilldown, type CategoryDrilldown } from "@/lib/storefront/category-drilldown";
 import { EXACT_PARAM } from "./QueryNotice";
 
-export type SearchOutcome = { ok: true; result: SearchResult } | { ok: false; error: AppError };
+export type SearchOutcome =
+  | { ok: true; result: SearchResult; drilldown: CategoryDrilldown | null }
+  | { ok: false; error: AppError };
 
 /**
  * The same validation and the same library call as GET /api/public/v1/search (a store page adds
- * its store; `exact=1`, the "Search instead for" link, reads every word as typed).
+ * its store; `exact=1`, the "Search instead for" link, reads every word as typed), and the
+ * category drill-down when every result lies inside one subcategory.
  */
 export async function runSearch(params: URLSearchParams, restriction: SearchRestriction = {}): Promise<SearchOutcome> {
   try {
-    const literal = params.get(EXACT_PARAM) === "1";
-    return { ok: true, result: await searchProducts(parseQuery(SearchQuery, params), { ...restriction, literal }) };
+    const query = parseQuery(SearchQuery, params);
+    const scoped = { ...restriction, literal: params.get(EXACT_PARAM) === "1" };
+    const result = await searchProducts(query, scoped);
+    return { ok: true, result, drilldown: await categoryDrilldown(query, result, scoped) };
   } catch (err) {
     if (err instanceof AppError && err.code === "parameter_invalid") return { ok: false, error: err };
     throw err;

@@ -30,7 +30,7 @@ export default async function SearchPage({ searchParams }: Props) {
       {outcome.ok ? <QueryNotice params={params} interpretation={outcome.result.interpretation} /> : null}
       {suggestions ? <EmptySuggestions suggestions={suggestions} /> : null}
       {outcome.ok ? (
-        <SearchView basePath="/search" params={params} result={outcome.result} categoryLinks="param" />
+        <SearchView basePath="/search" params={params} result={outcome.result} drilldown={outcome.drilldown} categoryLinks="param" />
       ) : (
         <SearchError error={outcome.error} />
       )}

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { findCategory } from "@/lib/catalog/categories";
 import { absoluteUrl } from "@/lib/config";
+import { forgetStorefrontPage } from "@/lib/storefront/page-exists";
 import { toSearchParams, type RawQuery } from "@/lib/storefront/search-url";
 import { Breadcrumb } from "../../_components/Breadcrumb";
 import { SearchError, runSearch, searchPageAttributes } from "../../_components/search-page";
@@ -22,7 +23,10 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 export default async function CategoryPage({ params, searchParams }: Props) {
   const { slug } = await params;
   const place = await findCategory(slug);
-  if (!place) notFound();
+  if (!place) {
+    forgetStorefrontPage({ kind: "category", slug }); // see lib/storefront/page-exists.ts
+    notFound();
+  }
   const query = toSearchParams(await searchParams);
   query.delete("category");
   const withCategory = new URLSearchParams(query);
@@ -37,7 +41,7 @@ export default async function CategoryPage({ params, searchParams }: Props) {
       <Breadcrumb trail={place.breadcrumb} />
       <h1>{place.node.name}</h1>
       {outcome.ok ? (
-        <SearchView basePath={`/c/${slug}`} params={query} result={outcome.result} categoryLinks="path" />
+        <SearchView basePath={`/c/${slug}`} params={query} result={outcome.result} drilldown={outcome.drilldown} categoryLinks="path" />
       ) : (
         <SearchError error={outcome.error} />
       )}

@@ -7,6 +7,7 @@ import remarkGfm from "remark-gfm";
 import { absoluteUrl } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { getHelpArticle } from "@/lib/help/articles";
+import { forgetStorefrontPage } from "@/lib/storefront/page-exists";
 
 export const dynamic = "force-dynamic";
 
@@ -16,7 +17,10 @@ const loadArticle = cache(async (slug: string) => {
   try {
     return await getHelpArticle(slug);
   } catch (err) {
-    if (err instanceof AppError && err.code === "help_article_not_found") notFound();
+    if (err instanceof AppError && err.code === "help_article_not_found") {
+      forgetStorefrontPage({ kind: "help", slug }); // see lib/storefront/page-exists.ts
+      notFound();
+    }
     throw err;
   }
 });

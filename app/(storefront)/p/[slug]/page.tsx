@@ -5,6 +5,7 @@ import { formatCents } from "@/lib/catalog/money";
 import { getProduct } from "@/lib/catalog/product";
 import { AppError } from "@/lib/errors";
 import type { ProductRecordData } from "@/lib/schemas/catalog";
+import { forgetStorefrontPage } from "@/lib/storefront/page-exists";
 import { jsonLdScript, productJsonLd } from "@/lib/seo/json-ld";
 import { attributeRows } from "@/lib/storefront/attributes";
 import { Breadcrumb } from "../../_components/Breadcrumb";
@@ -19,7 +20,12 @@ const loadProduct = cache(async (slug: string): Promise<ProductRecordData> => {
   try {
     return await getProduct(slug);
   } catch (err) {
-    if (err instanceof AppError && err.code === "product_not_found") notFound();
+    if (err instanceof AppError && err.code === "product_not_found") {
+      // Gone since the proxy saw it (lib/storefront/page-exists.ts): the next request is sent to
+      // the not-found page.
+      forgetStorefrontPage({ kind: "product", slug });
+      notFound();
+    }
     throw err;
   }
 });

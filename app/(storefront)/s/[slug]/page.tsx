@@ -4,6 +4,7 @@ import { cache } from "react";
 import { formatCents } from "@/lib/catalog/money";
 import { getPublicStore, RETURN_WINDOW_DAYS, type PublicStore } from "@/lib/catalog/store";
 import { absoluteUrl } from "@/lib/config";
+import { forgetStorefrontPage } from "@/lib/storefront/page-exists";
 import { toSearchParams, type RawQuery } from "@/lib/storefront/search-url";
 import { SearchError, runSearch, searchPageAttributes } from "../../_components/search-page";
 import { SearchView } from "../../_components/SearchView";
@@ -15,7 +16,10 @@ type Props = { params: Promise<{ slug: string }>; searchParams: Promise<RawQuery
 // One lookup per request, shared by the metadata and the page; only active stores have a page.
 const loadStore = cache(async (slug: string): Promise<PublicStore> => {
   const store = await getPublicStore(slug);
-  if (!store) notFound();
+  if (!store) {
+    forgetStorefrontPage({ kind: "store", slug }); // see lib/storefront/page-exists.ts
+    notFound();
+  }
   return store;
 });
 
@@ -49,7 +53,7 @@ export default async function StorePage({ params, searchParams }: Props) {
       </section>
       <h2 id="store-listings">Products from {store.name}</h2>
       {outcome.ok ? (
-        <SearchView basePath={`/s/${store.slug}`} params={query} result={outcome.result} categoryLinks="param" />
+        <SearchView basePath={`/s/${store.slug}`} params={query} result={outcome.result} drilldown={outcome.drilldown} categoryLinks="param" />
       ) : (
         <SearchError error={outcome.error} />
       )}
