@@ -50,7 +50,8 @@ export async function interpretQuery(q: string, options: { literal?: boolean } =
 
   const last = options.literal ? 0 : parsed.words.length;
   const edits = parsed.words.map((word) => (options.literal ? 0 : allowedEdits(word)));
-  // One statement for every word: is it a stop word, does the catalog contain it, what does it
+  // One statement for every word: is it a stop word, does the catalog contain it (each of its
+  // lexemes is in search_lexemes), what does it
   // begin (last word only) and which dictionary words lie within its edits (unknown words only;
   // Levenshtein counts a swap as two, so 2k bounds the swap-aware distance checked afterwards).
   const rows = await db().$queryRaw<WordRow[]>`
@@ -68,7 +69,9 @@ export async function interpretQuery(q: string, options: { literal?: boolean } =
     CROSS JOIN LATERAL (SELECT plainto_tsquery('catalog', w.word) AS query) tq
     CROSS JOIN LATERAL (SELECT numnode(tq.query) > 0 AS meaningful) m
     CROSS JOIN LATERAL (
-      SELECT m.meaningful AND EXISTS (SELECT 1 FROM product_search ps WHERE ps.search_vector @@ tq.query) AS known
+      SELECT m.meaningful AND NOT EXISTS (
+        SELECT 1 FROM unnest(tsvector_to_array(to_tsvector('catalog', w.word))) AS x(lexeme)
+        WHERE NOT EXISTS (SELECT 1 FROM search_lexemes l WHERE l.lexeme = x.lexeme)) AS known
     ) k
     ORDER BY w.n`;
 

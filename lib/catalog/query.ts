@@ -49,9 +49,13 @@ export function parseQuery(q: string): ParsedQuery {
   return { words: words.slice(0, MAX_QUERY_WORDS), excluded: excluded.slice(0, MAX_QUERY_WORDS), overflow: words.slice(MAX_QUERY_WORDS) };
 }
 
+/** Words longer than this are no catalog word misspelt: they are not corrected (and Levenshtein stops at 255). */
+export const MAX_CORRECTED_LENGTH = 40;
+
 /** Edits a word may carry and still be corrected: none under 5 letters, one from 5, two from 9. */
 export function allowedEdits(word: string): number {
   const length = [...word].length;
+  if (length > MAX_CORRECTED_LENGTH) return 0;
   return length >= 9 ? 2 : length >= 5 ? 1 : 0;
 }
 

@@ -668,7 +668,7 @@ export type SeedCounts = Record<string, number>;
 export async function seedCatalog(db: PrismaClient, { products: total = DEFAULT_PRODUCTS, progress }: SeedOptions = {}): Promise<SeedCounts> {
   await db.$executeRawUnsafe(
     "TRUNCATE users, stores, brands, categories, products, product_images, listings, shipping_templates, " +
-      "shipping_rates, stock_adjustments, help_articles, product_search, search_terms, idempotency_keys, login_tokens, " +
+      "shipping_rates, stock_adjustments, help_articles, product_search, search_terms, search_lexemes, idempotency_keys, login_tokens, " +
       "outbox_emails, settings CASCADE",
   );
 

@@ -104,3 +104,25 @@ describe("search_terms: the dictionary that corrects misspelt query words", () =
     });
   });
 });
+
+describe("search_lexemes: whether the catalog contains a word at all", () => {
+  it("holds every lexeme of searchable documents, description and attribute words included", async () => {
+    await inRolledBackTx(async (tx) => {
+      await tx.$executeRaw`UPDATE products SET description = 'Made of zirconolite.', attributes = '{"color": "Vermilionish"}'
+                           WHERE slug = 'fixture-mixed-offers'`;
+      const rows = await tx.$queryRaw<{ lexeme: string }[]>`
+        SELECT lexeme FROM search_lexemes
+        WHERE lexeme IN (SELECT unnest(tsvector_to_array(to_tsvector('catalog', 'zirconolite vermilionish'))))`;
+      expect(rows).toHaveLength(2);
+    });
+  });
+
+  it("does not gain the words of a product nobody can buy", async () => {
+    await inRolledBackTx(async (tx) => {
+      await tx.$executeRaw`UPDATE products SET description = 'Made of zirconolite.' WHERE slug = 'fixture-unlisted'`;
+      const rows = await tx.$queryRaw<{ n: number }[]>`
+        SELECT count(*)::int AS n FROM search_lexemes WHERE lexeme = ANY(tsvector_to_array(to_tsvector('catalog', 'zirconolite')))`;
+      expect(rows[0]?.n).toBe(0);
+    });
+  });
+});

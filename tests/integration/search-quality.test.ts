@@ -148,6 +148,17 @@ describe("Unicode: NFKC, case and diacritics fold in query and index alike", () 
 });
 
 describe("Plain words: no query syntax leaks", () => {
+  it.each([
+    ["a 600-letter word after NFKC (ﬃ x 200)", "ﬃ".repeat(200)],
+    ["a ligature NFKC expands 18-fold (ﷺ x 200)", "ﷺ".repeat(200)],
+    ["200 one-letter words", "a b ".repeat(50).trim()],
+    ["NUL and control characters", "head\u0000phones\u0007 \u202e"],
+    ["tsquery operators only", "!& | <-> :* ( ) '"],
+  ])("%s: 200 in the envelope", async (_name, q) => {
+    const res = await search({ q });
+    expectSuccessEnvelope(res);
+  });
+
   it("an exact title with a spaced hyphen finds that product first", async () => {
     const candidates = await search({ q: "headphones", page_size: 60 });
     const title = titles(candidates).find((t: string) => t.includes(" - "));

@@ -99,6 +99,8 @@ describe("allowedEdits: none under 5 letters, one from 5, two from 9", () => {
     ["straps", 1],
     ["éééé", 0],
     ["ééééé", 1],
+    ["a".repeat(40), 2],
+    ["a".repeat(41), 0],
   ])("%s: %i", (word, n) => expect(allowedEdits(word)).toBe(n));
 });
 

@@ -52,6 +52,14 @@ ALTER TABLE product_search ADD COLUMN title_key text NOT NULL DEFAULT '';
 
 CREATE INDEX search_terms_prefix ON search_terms (term COLLATE "C");
 
+-- Every lexeme of a searchable document: whether the catalog contains a query word at all (then
+-- it is never corrected) is one primary-key probe, not a scan that the planner may misjudge.
+-- Like search_terms, lexemes are only added.
+CREATE TABLE search_lexemes (
+    lexeme TEXT NOT NULL,
+    CONSTRAINT search_lexemes_pkey PRIMARY KEY (lexeme)
+);
+
 CREATE OR REPLACE FUNCTION refresh_product_search(ids uuid[]) RETURNS void LANGUAGE plpgsql AS $$
 BEGIN
   PERFORM 1 FROM products WHERE id = ANY(ids) ORDER BY id FOR NO KEY UPDATE;
@@ -90,6 +98,10 @@ BEGIN
     condition_mask = EXCLUDED.condition_mask, price_bucket_mask = EXCLUDED.price_bucket_mask,
     offer_conditions = EXCLUDED.offer_conditions, offer_prices = EXCLUDED.offer_prices,
     title_key = EXCLUDED.title_key;
+
+  INSERT INTO search_lexemes (lexeme)
+  SELECT DISTINCT unnest(tsvector_to_array(ps.search_vector)) FROM product_search ps WHERE ps.product_id = ANY(ids)
+  ON CONFLICT DO NOTHING;
 
   -- The dictionary: words of titles, brand and category names and attribute words, in key form.
   INSERT INTO search_terms (term)
