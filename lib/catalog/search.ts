@@ -303,8 +303,10 @@ export function searchStatements(
   ];
   const columns = (alias: string) => Prisma.raw(names.map((n) => `${alias}.${n}`).join(", "));
 
-  // Text: the matching set with its score and whether it was relaxed (lib/catalog/text-match.ts).
-  const source = text ? sql`${textSource(text, columns, names, inScope)} ps` : sql`product_search ps`;
+  // Text: the matching set with its score and whether it was relaxed (lib/catalog/text-match.ts);
+  // the counts need the set only.
+  const source = (scored: boolean) =>
+    text ? sql`${textSource(text, columns, names, inScope, { scored })} ps` : sql`product_search ps`;
 
   // The page needs only products that pass every filter: the brand filter and cheap bounds
   // of the offer filters (some offer has a wanted condition; some price can fall in range)
@@ -313,14 +315,14 @@ export function searchStatements(
     ${conditions === null ? Prisma.empty : sql`AND ps.condition_mask & ${conditions.reduce((m, c) => m | conditionBit(c), 0)} <> 0`}
     ${priceMin === null ? Prisma.empty : sql`AND ps.offer_prices[cardinality(ps.offer_prices)] >= ${priceMin}`}
     ${priceMax === null ? Prisma.empty : sql`AND ps.min_price_cents < ${priceMax}`}`;
-  const matching = (prefilter: boolean) => {
-    const filters = [...(q ? [] : [inScope]), ...inStore, ...(prefilter ? [pagePrefilter] : [])];
+  const matching = (forPage: boolean) => {
+    const filters = [...(q ? [] : [inScope]), ...inStore, ...(forPage ? [pagePrefilter] : [])];
     return sql`
     SELECT ps.product_id, ps.brand_id, ps.published_at, ps.rating_count,
            ${q ? sql`ps.score, ps.relaxed` : sql`0::float8 AS score, false AS relaxed`},
            CASE WHEN nlevel(ps.category_path) > ${depth} THEN subpath(ps.category_path, ${depth}, 1)::text END AS child,
            ${brandOk} AS brand_ok, ${offerColumns}
-    FROM ${source} ${offerLateral}
+    FROM ${source(forPage)} ${offerLateral}
     ${filters.length ? sql`WHERE ${Prisma.join(filters, " AND ")}` : Prisma.empty}`;
   };
 

@@ -31,8 +31,15 @@ const WEIGHTS = sql`'{0.1, 0.2, 0.4, 1.0}'::float4[]`;
  * a word matched as typed ranks above its completions; then ts_rank with the field weights.
  *
  * `columns(alias)` lists the product_search columns the caller needs; `inScope` restricts rows.
+ * Unless `scored`, the score is 0 and not computed (the counts statement needs only the set).
  */
-export function textSource(tq: TextQuery, columns: (alias: string) => Prisma.Sql, names: string[], inScope: Prisma.Sql): Prisma.Sql {
+export function textSource(
+  tq: TextQuery,
+  columns: (alias: string) => Prisma.Sql,
+  names: string[],
+  inScope: Prisma.Sql,
+  { scored }: { scored: boolean },
+): Prisma.Sql {
   if (tq.groups.length === 0) {
     return sql`(SELECT ${columns("ps")}, 0::float8 AS score, true AS relaxed FROM product_search ps WHERE false)`;
   }
@@ -52,7 +59,8 @@ export function textSource(tq: TextQuery, columns: (alias: string) => Prisma.Sql
   const typedScore = asTyped.length
     ? sql`(${Prisma.join(asTyped.map((g) => sql`(ps.search_vector @@ ${plain(g.word)})::int`), " + ")}) * 0.5`
     : sql`0`;
-  const base = (query: Prisma.Sql) => sql`${titleScore} + ${typedScore} + ts_rank(${WEIGHTS}, ps.search_vector, ${query})`;
+  const base = (query: Prisma.Sql) =>
+    scored ? sql`${titleScore} + ${typedScore} + ts_rank(${WEIGHTS}, ps.search_vector, ${query})` : sql`0`;
   const dropped = Prisma.raw(tq.dropped.length > 0 ? "true" : "false");
 
   const full = sql`
@@ -61,24 +69,32 @@ export function textSource(tq: TextQuery, columns: (alias: string) => Prisma.Sql
     WHERE ps.search_vector @@ ${every} AND ${inScope}`;
   if (groups.length === 1 || tq.strict) return sql`(${full})`;
 
-  const names_ = Prisma.raw(names.map((n) => `l.${n}`).join(", "));
+  const looseColumns = Prisma.raw(names.map((n) => `l.${n}`).join(", "));
+  const loose = (extra: Prisma.Sql) => sql`
+    SELECT ${columns("ps")}${extra}
+    FROM product_search ps
+    WHERE NOT EXISTS (SELECT 1 FROM full_match) AND ps.search_vector @@ ${some} AND ${inScope}`;
+  if (!scored) {
+    return sql`(
+      WITH full_match AS MATERIALIZED (${full})
+      SELECT * FROM full_match
+      UNION ALL
+      SELECT ${looseColumns}, 0::float8 AS score, true AS relaxed FROM (${loose(Prisma.empty)}) l
+    )`;
+  }
   const matched = groups.map((g, i) => sql`(ps.search_vector @@ ${g}) AS ${Prisma.raw(`m${i}`)}`);
   const idf = groups.map((_, i) => Prisma.raw(`ln(1 + df.n / greatest(df.d${i}, 1))`));
   const covered = groups.map((_, i) => sql`${Prisma.raw(`l.m${i}`)}::int * ${idf[i]!}`);
   return sql`(
     WITH full_match AS MATERIALIZED (${full}),
-    loose AS MATERIALIZED (
-      SELECT ${columns("ps")}, (${base(some)})::float8 AS base, ${Prisma.join(matched)}
-      FROM product_search ps
-      WHERE NOT EXISTS (SELECT 1 FROM full_match) AND ps.search_vector @@ ${some} AND ${inScope}
-    ),
+    loose AS MATERIALIZED (${loose(sql`, (${base(some)})::float8 AS base, ${Prisma.join(matched)}`)}),
     df AS (
       SELECT count(*)::float8 AS n, ${Prisma.join(groups.map((_, i) => Prisma.raw(`count(*) FILTER (WHERE m${i})::float8 AS d${i}`)))}
       FROM loose
     )
     SELECT * FROM full_match
     UNION ALL
-    SELECT ${names_}, (10 * (${Prisma.join(covered, " + ")}) / (${Prisma.join(idf, " + ")}) + l.base)::float8 AS score, true AS relaxed
+    SELECT ${looseColumns}, (10 * (${Prisma.join(covered, " + ")}) / (${Prisma.join(idf, " + ")}) + l.base)::float8 AS score, true AS relaxed
     FROM loose l CROSS JOIN df
   )`;
 }
