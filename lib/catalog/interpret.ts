@@ -9,7 +9,6 @@ export interface WordGroup {
   known: boolean;
   /** Other words that also satisfy it: completions of a half-typed last word, or corrections. */
   alternatives: string[];
-  corrected: boolean;
 }
 
 /** A query read against the catalog's dictionary: what `searchProducts` matches. */
@@ -51,9 +50,9 @@ export async function interpretQuery(q: string, options: { literal?: boolean } =
   const last = options.literal ? 0 : parsed.words.length;
   const edits = parsed.words.map((word) => (options.literal ? 0 : allowedEdits(word)));
   // One statement for every word: is it a stop word, does the catalog contain it (each of its
-  // lexemes is in search_lexemes), what does it
-  // begin (last word only) and which dictionary words lie within its edits (unknown words only;
-  // Levenshtein counts a swap as two, so 2k bounds the swap-aware distance checked afterwards).
+  // lexemes is in search_lexemes), what does it begin (last word only), and which dictionary
+  // words lie within its edits (unknown words only; Levenshtein counts a swap as two, so 2k
+  // bounds the swap-aware distance checked afterwards).
   const rows = await db().$queryRaw<WordRow[]>`
     SELECT w.n::int AS n, m.meaningful, k.known,
            CASE WHEN w.n = ${last} AND length(w.word) >= ${MIN_PREFIX_LENGTH} THEN ARRAY(
@@ -83,18 +82,18 @@ export async function interpretQuery(q: string, options: { literal?: boolean } =
     const word = parsed.words[i]!;
     const completions = (row.completions ?? []).filter((term) => term !== word);
     if (options.literal) {
-      if (row.meaningful) groups.push({ word, known: row.known, alternatives: [], corrected: false });
+      if (row.meaningful) groups.push({ word, known: row.known, alternatives: [] });
       run.push(word);
       return;
     }
     if (row.known || (row.meaningful && completions.length > 0)) {
-      groups.push({ word, known: row.known, alternatives: completions, corrected: false });
+      groups.push({ word, known: row.known, alternatives: completions });
       run.push(word);
       return;
     }
     const fixes = row.meaningful ? corrections(word, row.near ?? []) : [];
     if (fixes.length > 0) {
-      groups.push({ word, known: false, alternatives: fixes, corrected: true });
+      groups.push({ word, known: false, alternatives: fixes });
       run.push(fixes[0]!);
       correctedAny = true;
       return;

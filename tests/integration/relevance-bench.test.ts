@@ -41,13 +41,14 @@ describe("relevance benchmark", () => {
     expect(Array.isArray(missedTargets(report))).toBe(true);
   });
 
-  it("finds exact titles among the first three results", { timeout: 120_000 }, async () => {
-    // 100 exact titles: with 20, one miss more or less moves hit@3 by 5 points. Today about one
-    // in eight misses: websearch syntax reads the " - Colour" ending many titles have as
-    // "without Colour" (e.g. "Basketball Net - Black" matches only nets that are not black).
-    const { report } = await runRelevanceBenchmark({ perClass: 100, seed: "1", classes: ["exact"], client });
-    const exact = report.classes[0]!;
-    expect(exact.ours.queries).toBe(100);
-    expect(exact.ours.hit3).toBeGreaterThanOrEqual(0.8);
+  it("every targeted class finds what its queries mean among the first three results", { timeout: 180_000 }, async () => {
+    // 60 queries a class keeps this quick; the README's table runs 300 and checks the targets
+    // (zero results <= 1 %, hit@3 >= 95 %) with --check. Here a miss or two may fall either way.
+    const { report } = await runRelevanceBenchmark({ perClass: 60, seed: "1", client });
+    for (const c of report.classes.filter((k) => k.targeted)) {
+      expect(c.ours.queries, c.class).toBe(60);
+      expect(c.ours.zeroRate, `${c.class}: share of queries without results`).toBeLessThanOrEqual(0.05);
+      expect(c.ours.hit3, `${c.class}: hit@3`).toBeGreaterThanOrEqual(0.9);
+    }
   });
 });
