@@ -12,6 +12,7 @@ import { existsSync } from "node:fs";
 import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
+import { interpretQuery } from "@/lib/catalog/interpret";
 import { brandIdsOf, categoryScope, searchStatements } from "@/lib/catalog/search";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { createDb, type PrismaClient } from "@/lib/db";
@@ -190,7 +191,8 @@ async function explain(client: PrismaClient) {
     const params = SearchQuery.parse(queryObject(new URLSearchParams(qs)));
     const scope = params.category ? await categoryScope(params.category) : null;
     const brandIds = params.brand?.length ? await brandIdsOf(params.brand) : null;
-    for (const [part, stmt] of Object.entries(searchStatements(params, scope, brandIds))) {
+    const text = params.q ? await interpretQuery(params.q) : null;
+    for (const [part, stmt] of Object.entries(searchStatements(params, scope, brandIds, {}, text))) {
       const plan = await client.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
         `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${stmt.text}`,
         ...stmt.values,
