@@ -10,8 +10,10 @@ import {
   type SearchParams,
 } from "@/lib/schemas/catalog";
 import { LRUCache } from "lru-cache";
+import { ensureFacetCompaction } from "./facet-compaction";
+import { bitmapCounts, bucketsInRange } from "./facet-counts";
 import { interpretQuery, type TextQuery } from "./interpret";
-import { loadPriceBuckets } from "./price-buckets";
+import { loadPriceBuckets, type PriceBucket } from "./price-buckets";
 import { textSource } from "./text-match";
 
 const sql = Prisma.sql;
@@ -96,7 +98,7 @@ export interface SearchRestriction {
 }
 
 /** One row per grouping set of the counts statement (see searchStatements). */
-interface CountRow {
+export interface CountRow {
   set: "all" | "brand" | "category" | "condition" | "price";
   key: string | null;
   label: string | null;
@@ -110,14 +112,19 @@ interface CountRow {
   relaxed: boolean;
 }
 
-/** What a search's statements depend on, looked up concurrently: scope, brands, the query's words. */
-async function prepareSearch(params: SearchParams, restriction: SearchRestriction) {
-  const [scope, brandIds, text] = await Promise.all([
+/**
+ * What a search's statements depend on, looked up concurrently: scope, brands, the query's words,
+ * the price buckets. Exported so that the benchmark runs exactly these statements.
+ */
+export async function prepareSearch(params: SearchParams, restriction: SearchRestriction = {}) {
+  ensureFacetCompaction();
+  const [scope, brandIds, text, buckets] = await Promise.all([
     params.category ? categoryScope(params.category) : Promise.resolve<Scope | null>(null),
     params.brand?.length ? brandIdsOf(params.brand) : Promise.resolve(null),
     params.q ? interpretQuery(params.q, { literal: restriction.literal }) : Promise.resolve(null),
+    loadPriceBuckets(),
   ]);
-  return { text, statements: searchStatements(params, scope, brandIds, restriction, text) };
+  return { text, buckets, statements: searchStatements(params, scope, brandIds, restriction, text, buckets) };
 }
 
 /**
@@ -125,21 +132,17 @@ async function prepareSearch(params: SearchParams, restriction: SearchRestrictio
  * the total and the four disjunctive facets, from the same matching rows.
  */
 export async function searchProducts(params: SearchParams, restriction: SearchRestriction = {}): Promise<SearchResult> {
-  const [{ statements, text }, buckets] = await Promise.all([prepareSearch(params, restriction), loadPriceBuckets()]);
+  const { statements, text, buckets } = await prepareSearch(params, restriction);
   const [cards, counts] = await Promise.all([
     db().$queryRaw<CardRow[]>(statements.page),
     cachedCounts(params, restriction, statements.counts),
   ]);
 
-  const all = counts.find((c) => c.set === "all");
-  const total = totalOf(counts);
-  const bitCount = (set: "condition" | "price", bit: number) =>
-    counts.reduce((sum, c) => (c.set === set && (Number(c.key) & bit) !== 0 ? sum + c.brand_rows : sum), 0);
-
+  const summary = summarizeCounts(counts, buckets);
   return {
     interpretation: {
       corrected: text?.corrected ?? null,
-      relaxed: text !== null && (text.dropped.length > 0 || (all?.relaxed ?? false)),
+      relaxed: text !== null && (text.dropped.length > 0 || summary.relaxed),
     },
     data: cards.map((card) => ({
       id: card.id,
@@ -158,29 +161,61 @@ export async function searchProducts(params: SearchParams, restriction: SearchRe
     meta: {
       page: params.page,
       page_size: params.page_size,
-      total,
-      page_count: Math.ceil(total / params.page_size),
-      facets: {
-        category: categoryFacetOf(counts),
-        brand: counts
-          .filter((c) => c.set === "brand" && c.label !== null && c.any_brand > 0)
-          .map((c) => ({ value: String(c.key), label: c.label!, count: c.any_brand }))
-          .sort(byCount),
-        condition: CONDITIONS.map((value, i) => ({
-          value,
-          label: CONDITION_LABELS[value],
-          count: bitCount("condition", 1 << i),
-        })).filter((entry) => entry.count > 0),
-        price: buckets
-          .map((bucket) => ({ value: bucket.value, label: bucket.label, count: bitCount("price", bucket.bit) }))
-          .filter((entry) => entry.count > 0),
-      },
+      total: summary.total,
+      page_count: Math.ceil(summary.total / params.page_size),
+      facets: summary.facets,
+    },
+  };
+}
+
+/** The total and the four facets from the rows of a counts statement (exported for tests). */
+export function summarizeCounts(counts: CountRow[], buckets: PriceBucket[]) {
+  const bitCount = (set: "condition" | "price", bit: number) =>
+    counts.reduce((sum, c) => (c.set === set && (Number(c.key) & bit) !== 0 ? sum + c.brand_rows : sum), 0);
+  return {
+    total: totalOf(counts),
+    relaxed: counts.find((c) => c.set === "all")?.relaxed ?? false,
+    facets: {
+      category: categoryFacetOf(counts),
+      brand: counts
+        .filter((c) => c.set === "brand" && c.label !== null && c.any_brand > 0)
+        .map((c) => ({ value: String(c.key), label: c.label!, count: c.any_brand }))
+        .sort(byCount),
+      condition: CONDITIONS.map((value, i) => ({
+        value,
+        label: CONDITION_LABELS[value],
+        count: bitCount("condition", 1 << i),
+      })).filter((entry) => entry.count > 0),
+      price: buckets
+        .map((bucket) => ({ value: bucket.value, label: bucket.label, count: bitCount("price", bucket.bit) }))
+        .filter((entry) => entry.count > 0),
     },
   };
 }
 
 const byCount = (a: FacetEntryData, b: FacetEntryData) => b.count - a.count || a.label.localeCompare(b.label, "en");
 const totalOf = (counts: CountRow[]) => counts.find((c) => c.set === "all")?.results ?? 0;
+
+/**
+ * One row per (set, key): the counts statement may return a set's key twice (the bitmap part
+ * and the rows of products changed since the last compaction), to be added up.
+ */
+export function mergeCountRows(rows: CountRow[]): CountRow[] {
+  const merged = new Map<string, CountRow>();
+  for (const row of rows) {
+    const id = `${row.set}\u0000${row.key ?? ""}`;
+    const seen = merged.get(id);
+    if (!seen) merged.set(id, { ...row });
+    else {
+      seen.results += row.results;
+      seen.any_brand += row.any_brand;
+      seen.brand_rows += row.brand_rows;
+      seen.relaxed ||= row.relaxed;
+      seen.label ??= row.label;
+    }
+  }
+  return [...merged.values()];
+}
 const categoryFacetOf = (counts: CountRow[]): FacetEntryData[] =>
   counts
     .filter((c) => c.set === "category" && c.label !== null && c.results > 0)
@@ -212,12 +247,14 @@ const countsCache =
     ? new LRUCache<string, CountRow[], Prisma.Sql>({
         max: 2_000,
         ttl: countsTtlMs,
-        fetchMethod: (_key, _stale, { context }) => db().$queryRaw<CountRow[]>(context),
+        fetchMethod: (_key, _stale, { context }) => queryCounts(context),
       })
     : null;
 
+const queryCounts = async (statement: Prisma.Sql) => mergeCountRows(await db().$queryRaw<CountRow[]>(statement));
+
 async function cachedCounts(params: SearchParams, restriction: SearchRestriction, statement: Prisma.Sql): Promise<CountRow[]> {
-  if (!countsCache) return db().$queryRaw<CountRow[]>(statement);
+  if (!countsCache) return queryCounts(statement);
   // Keyed by what the counts depend on: the filters, not page or sort.
   const key = JSON.stringify([
     params.q ?? null,
@@ -244,6 +281,10 @@ const conditionBit = (condition: ConditionValue) => 1 << CONDITIONS.indexOf(cond
  * `n`/`min_price` over offers passing every offer filter, `cmask` = conditions present among
  * offers in the price range, `pmask` = price buckets present among offers in the condition set.
  * Without offer filters these are precomputed columns of product_search.
+ *
+ * A browse (no text, no store, a price range on bucket bounds) counts from the facet bitmaps
+ * (./facet-counts.ts) plus `matching` over the products changed since their last compaction;
+ * anything else counts by a pass over `matching`.
  */
 export function searchStatements(
   params: SearchParams,
@@ -251,6 +292,7 @@ export function searchStatements(
   brandIds: string[] | null,
   restriction: SearchRestriction = {},
   text: TextQuery | null = null,
+  buckets: PriceBucket[] | null = null,
 ): { page: Prisma.Sql; counts: Prisma.Sql } {
   const q = text !== null;
   const conditions = params.condition?.length ? params.condition : null;
@@ -315,8 +357,16 @@ export function searchStatements(
     ${conditions === null ? Prisma.empty : sql`AND ps.condition_mask & ${conditions.reduce((m, c) => m | conditionBit(c), 0)} <> 0`}
     ${priceMin === null ? Prisma.empty : sql`AND ps.offer_prices[cardinality(ps.offer_prices)] >= ${priceMin}`}
     ${priceMax === null ? Prisma.empty : sql`AND ps.min_price_cents < ${priceMax}`}`;
+  const bitmapBuckets = buckets === null || q || storeId !== null ? undefined : bucketsInRange(buckets, priceMin, priceMax);
+  const fromBitmaps = bitmapBuckets !== undefined;
+  const pendingOnly = sql`ps.product_id IN (SELECT product_id FROM facet_pending)`;
   const matching = (forPage: boolean) => {
-    const filters = [...(q ? [] : [inScope]), ...inStore, ...(forPage ? [pagePrefilter] : [])];
+    const filters = [
+      ...(q ? [] : [inScope]),
+      ...inStore,
+      ...(forPage ? [pagePrefilter] : []),
+      ...(!forPage && fromBitmaps ? [pendingOnly] : []),
+    ];
     return sql`
     SELECT ps.product_id, ps.brand_id, ps.published_at, ps.rating_count,
            ${q ? sql`ps.score, ps.relaxed` : sql`0::float8 AS score, false AS relaxed`},
@@ -343,7 +393,7 @@ export function searchStatements(
     ORDER BY ${orderBy(params.sort, "m")}`;
 
   // One pass: totals per grouping set; names are joined onto the few aggregated rows.
-  const counts = sql`
+  const scanCounts = sql`
     SELECT CASE WHEN a.g_brand = 0 THEN 'brand' WHEN a.g_child = 0 THEN 'category'
                 WHEN a.g_cmask = 0 THEN 'condition' WHEN a.g_pmask = 0 THEN 'price' ELSE 'all' END AS set,
            CASE WHEN a.g_brand = 0 THEN br.slug WHEN a.g_child = 0 THEN a.child
@@ -364,5 +414,9 @@ export function searchStatements(
     LEFT JOIN brands br ON a.g_brand = 0 AND br.id = a.brand_id
     LEFT JOIN categories c ON a.g_child = 0 AND c.slug = a.child AND c.active`;
 
+  const counts = fromBitmaps
+    ? sql`${bitmapCounts({ scope, brandIds, conditions, buckets: bitmapBuckets, bucketCount: buckets!.length })}
+          UNION ALL ${scanCounts}`
+    : scanCounts;
   return { page, counts };
 }

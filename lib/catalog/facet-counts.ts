@@ -1,0 +1,116 @@
+import { Prisma } from "@/lib/db";
+import { CONDITIONS, type ConditionValue } from "@/lib/schemas/catalog";
+import type { PriceBucket } from "./price-buckets";
+
+const sql = Prisma.sql;
+
+/**
+ * Facet counts of a browse (no text, no store) from the facet bitmaps (migration
+ * 20261126000000_facet_bitmaps): per 65,536 products, a few ANDs, ORs and popcounts, whatever the
+ * catalog's size. Products changed since the last compaction are not read from the bitmaps (their
+ * bits are masked out here) but from their product_search rows by the caller's own counting
+ * statement (`pending`), so the two parts together count every product once, in one snapshot.
+ *
+ * Offer filters are exact because a product's offers are one bitmap per (condition, price bucket)
+ * pair: "some offer has a wanted condition and a price in range" is the OR of the pairs in
+ * C x R. That needs the price range to be a union of buckets: `bucketsInRange` says whether it is.
+ */
+export interface BitmapCountsInput {
+  scope: { path: string; depth: number } | null;
+  brandIds: string[] | null;
+  conditions: ConditionValue[] | null;
+  /** Indexes of the buckets the price filter keeps, or null without a price filter. */
+  buckets: number[] | null;
+  bucketCount: number;
+}
+
+/**
+ * The buckets exactly covered by [min, max) (max exclusive), or undefined when a bound is not a
+ * bucket bound (then the bitmaps cannot answer and the caller counts by scanning).
+ */
+export function bucketsInRange(buckets: PriceBucket[], min: number | null, max: number | null): number[] | null | undefined {
+  if (min === null && max === null) return null;
+  const bounds = buckets.map((b) => b.min);
+  if (min !== null && !bounds.includes(min)) return undefined;
+  if (max !== null && !bounds.includes(max)) return undefined;
+  return buckets.flatMap((b, i) => (b.min >= (min ?? 0) && (b.max ?? Infinity) <= (max ?? Infinity) ? [i] : []));
+}
+
+const pairKeys = (conditions: number[], buckets: number[], bucketCount: number) =>
+  conditions.flatMap((c) => buckets.map((b) => String(c * bucketCount + b)));
+
+/** The bitmap part of the counts statement: rows shaped as search.ts's CountRow. */
+export function bitmapCounts({ scope, brandIds, conditions, buckets, bucketCount }: BitmapCountsInput): Prisma.Sql {
+  const allConditions = CONDITIONS.map((_, i) => i);
+  const allBuckets = Array.from({ length: bucketCount }, (_, i) => i);
+  const wantedConditions = conditions === null ? allConditions : conditions.map((c) => CONDITIONS.indexOf(c));
+  const wantedBuckets = buckets ?? allBuckets;
+  const offerFilter = conditions !== null || buckets !== null;
+
+  // Scope rows: a category node's bitmap (its subtree), or every searchable product's.
+  const scopeRow = scope ? sql`fb.dim = 'c' AND fb.key = ${scope.path}` : sql`fb.dim = 'a' AND fb.key = ''`;
+  // Children of the scope: the category facet.
+  const childRow = scope
+    ? sql`left(fb.key, ${scope.path.length + 1}) = ${`${scope.path}.`} AND nlevel(fb.key::ltree) = ${scope.depth + 1}`
+    : sql`nlevel(fb.key::ltree) = 1`;
+  // OR of the pair rows with these keys, per chunk of the scope.
+  const pairsUnion = (keys: string[]) => sql`
+    SELECT fb.chunk, bit_or(fb.bits) AS bits FROM facet_bitmaps fb
+    WHERE fb.dim = 'p' AND fb.key = ANY(${keys}::text[]) AND fb.chunk IN (SELECT chunk FROM scope) GROUP BY fb.chunk`;
+  // Condition i over the price range, price bucket k over the condition set (disjunctive facets).
+  const facetGroups = (set: "condition" | "price") => {
+    const pairs = set === "condition" ? pairKeys(allConditions, wantedBuckets, bucketCount) : pairKeys(wantedConditions, allBuckets, bucketCount);
+    const group = set === "condition" ? sql`fb.key::int / ${bucketCount}` : sql`fb.key::int % ${bucketCount}`;
+    return sql`
+      SELECT ${set} AS set, (1 << g.i)::text AS key, NULL::text AS label, 0 AS results, 0 AS any_brand,
+             sum(bit_count(s.sb & g.bits))::int AS brand_rows, false AS relaxed
+      FROM (SELECT fb.chunk, ${group} AS i, bit_or(fb.bits) AS bits FROM facet_bitmaps fb
+            WHERE fb.dim = 'p' AND fb.key = ANY(${pairs}::text[]) AND fb.chunk IN (SELECT chunk FROM scope)
+            GROUP BY 1, 2) g
+      JOIN s ON s.chunk = g.chunk
+      GROUP BY g.i`;
+  };
+
+  return sql`
+    WITH pending AS (
+      SELECT m.ordinal / facet_chunk_bits() AS chunk, facet_bits_of(array_agg(m.ordinal % facet_chunk_bits())) AS bits
+      FROM (SELECT DISTINCT product_id FROM facet_pending) p JOIN facet_members m ON m.product_id = p.product_id
+      GROUP BY 1
+    ), scope AS (
+      SELECT fb.chunk, CASE WHEN pending.bits IS NULL THEN fb.bits ELSE fb.bits & ~pending.bits END AS bits
+      FROM facet_bitmaps fb LEFT JOIN pending ON pending.chunk = fb.chunk
+      WHERE ${scopeRow}
+    ), brand_filter AS (
+      ${brandIds === null
+        ? sql`SELECT NULL::int AS chunk, NULL::varbit AS bits WHERE false`
+        : sql`SELECT fb.chunk, bit_or(fb.bits) AS bits FROM facet_bitmaps fb
+              WHERE fb.dim = 'b' AND fb.key = ANY(${brandIds}::text[]) AND fb.chunk IN (SELECT chunk FROM scope)
+              GROUP BY fb.chunk`}
+    ), offer_filter AS (
+      ${offerFilter ? pairsUnion(pairKeys(wantedConditions, wantedBuckets, bucketCount)) : sql`SELECT NULL::int AS chunk, NULL::varbit AS bits WHERE false`}
+    ), s AS (
+      SELECT x.chunk, x.sb, x.so, x.sb & x.so AS sbo
+      FROM (SELECT scope.chunk,
+                   ${brandIds === null ? sql`scope.bits` : sql`scope.bits & coalesce(brand_filter.bits, facet_zero_bits())`} AS sb,
+                   ${offerFilter ? sql`scope.bits & coalesce(offer_filter.bits, facet_zero_bits())` : sql`scope.bits`} AS so
+            FROM scope
+            LEFT JOIN brand_filter ON brand_filter.chunk = scope.chunk
+            LEFT JOIN offer_filter ON offer_filter.chunk = scope.chunk) x
+    )
+    SELECT 'all' AS set, NULL::text AS key, NULL::text AS label,
+           coalesce(sum(bit_count(s.sbo)), 0)::int AS results, coalesce(sum(bit_count(s.so)), 0)::int AS any_brand,
+           coalesce(sum(bit_count(s.sb)), 0)::int AS brand_rows, false AS relaxed
+    FROM s
+    UNION ALL
+    SELECT 'brand', br.slug, br.name, 0, x.n, 0, false
+    FROM (SELECT fb.key, sum(bit_count(fb.bits & s.so))::int AS n
+          FROM facet_bitmaps fb JOIN s ON s.chunk = fb.chunk WHERE fb.dim = 'b' GROUP BY fb.key) x
+    JOIN brands br ON br.id = x.key::uuid
+    UNION ALL
+    SELECT 'category', c.slug, c.name, x.n, 0, 0, false
+    FROM (SELECT fb.key, sum(bit_count(fb.bits & s.sbo))::int AS n
+          FROM facet_bitmaps fb JOIN s ON s.chunk = fb.chunk WHERE fb.dim = 'c' AND ${childRow} GROUP BY fb.key) x
+    JOIN categories c ON c.path = x.key::ltree AND c.active
+    UNION ALL ${facetGroups("condition")}
+    UNION ALL ${facetGroups("price")}`;
+}

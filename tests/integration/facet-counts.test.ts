@@ -1,0 +1,356 @@
+/**
+ * Issue 14: a browse's counts come from the facet bitmaps (lib/catalog/facet-counts.ts) plus the
+ * rows of products changed since the last compaction. Property: after random writes to listings,
+ * stores, products and categories (with or without a compaction among them), for random filter
+ * sets, the total and the four facets equal a plain COUNT(DISTINCT product) over purchasable
+ * offers. Each run is a transaction that is rolled back, on a small catalog of this file's own,
+ * in a database of its own (embedded or on the PostgreSQL server, as the run is).
+ *
+ * FACET_PROPERTY_RUNS (default 300) and FACET_PROPERTY_SEED (default fixed) change the run; a
+ * failure prints the seed and the shrunk case.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { randomBytes } from "node:crypto";
+import fc from "fast-check";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb, type PrismaClient } from "@/lib/db";
+import { openEmbedded, type EmbeddedDatabase } from "@/lib/db/embedded";
+import { migrate } from "@/lib/db/migrate";
+import { mergeCountRows, searchStatements, summarizeCounts, type CountRow } from "@/lib/catalog/search";
+import { priceBuckets, type PriceBucket } from "@/lib/catalog/price-buckets";
+import { CONDITIONS, type SearchParams } from "@/lib/schemas/catalog";
+
+const RUNS = Number(process.env.FACET_PROPERTY_RUNS ?? 300);
+const SEED = Number(process.env.FACET_PROPERTY_SEED ?? 20261126);
+const EMBEDDED = !process.env.DATABASE_URL;
+
+type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
+
+// A catalog of its own: 6 categories in two trees (products at inner nodes too), 4 brands,
+// 2 stores, 60 products with 1-4 listings each.
+const CATEGORIES = [
+  { slug: "t1", path: "t1" },
+  { slug: "t1a", path: "t1.t1a" },
+  { slug: "t1b", path: "t1.t1b" },
+  { slug: "t1ax", path: "t1.t1a.t1ax" },
+  { slug: "t2", path: "t2" },
+  { slug: "t2c", path: "t2.t2c" },
+];
+const BRANDS = ["b1", "b2", "b3", "b4"];
+const PRICES = [0, 100, 2499, 2500, 4999, 5000, 9999, 10000, 19999, 20000, 49999, 50000, 120000];
+const PRODUCTS = 60;
+
+let client: PrismaClient;
+let drop: () => Promise<void>;
+let buckets: PriceBucket[];
+let listingIds: string[] = [];
+let productIds: string[] = [];
+let storeIds: string[] = [];
+let categoryIds: string[] = [];
+let brandIds: string[] = [];
+
+async function freshDatabase(): Promise<{ client: PrismaClient; drop: () => Promise<void> }> {
+  if (EMBEDDED) {
+    const dataDir = mkdtempSync(path.join(tmpdir(), "mkt_facets_"));
+    // Migrated, not seeded: this file brings its own catalog.
+    writeFileSync(path.join(dataDir, "seeded"), "facet-counts test\n");
+    const embedded: EmbeddedDatabase = openEmbedded(dataDir);
+    await embedded.ready;
+    return {
+      client: embedded.prisma(),
+      drop: async () => {
+        await embedded.close();
+        rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
+  const adminUrl = process.env.TEST_DATABASE_ADMIN_URL || process.env.DATABASE_URL!;
+  const name = `mkt_facets_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const admin = new pg.Client({ connectionString: adminUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE "${name}"`);
+  await admin.end();
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  const own = createDb(url.toString(), { maintenance: true });
+  await migrate(own);
+  return {
+    client: own,
+    drop: async () => {
+      await own.$disconnect();
+      const a = new pg.Client({ connectionString: adminUrl });
+      await a.connect();
+      await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await a.end();
+    },
+  };
+}
+
+/** Deterministic pseudo-random numbers for the catalog (not the property's own randomness). */
+function lcg(seed: number) {
+  let x = seed >>> 0;
+  return (n: number) => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x % n;
+  };
+}
+
+async function seedOwnCatalog(db: PrismaClient) {
+  for (const c of CATEGORIES) {
+    const parent = c.path.includes(".") ? c.path.slice(0, c.path.lastIndexOf(".")) : null;
+    await db.$executeRaw`
+      INSERT INTO categories (slug, name, path, parent_id)
+      VALUES (${c.slug}, ${`Category ${c.slug}`}, ${c.path}::ltree, (SELECT id FROM categories WHERE path = ${parent}::ltree))`;
+  }
+  for (const b of BRANDS) await db.$executeRaw`INSERT INTO brands (slug, name) VALUES (${b}, ${`Brand ${b}`})`;
+  for (const s of ["store-one", "store-two"]) await db.$executeRaw`INSERT INTO stores (slug, name) VALUES (${s}, ${s})`;
+  categoryIds = (await db.$queryRaw<{ id: string }[]>`SELECT id::text FROM categories ORDER BY path`).map((r) => r.id);
+  brandIds = (await db.$queryRaw<{ id: string }[]>`SELECT id::text FROM brands ORDER BY slug`).map((r) => r.id);
+  storeIds = (await db.$queryRaw<{ id: string }[]>`SELECT id::text FROM stores ORDER BY slug`).map((r) => r.id);
+  const next = lcg(7);
+  for (let i = 0; i < PRODUCTS; i++) {
+    const brand = next(5);
+    await db.$executeRaw`
+      INSERT INTO products (slug, title, category_id, brand_id, publicly_listed, published_at)
+      VALUES (${`p${i}`}, ${`Product ${i}`}, ${categoryIds[next(categoryIds.length)]}::uuid,
+              ${brand === 4 ? null : brandIds[brand]}::uuid, ${i % 10 !== 9}, now())`;
+  }
+  productIds = (await db.$queryRaw<{ id: string }[]>`SELECT id::text FROM products ORDER BY slug`).map((r) => r.id);
+  for (const [i, productId] of productIds.entries()) {
+    for (let k = 0, n = 1 + next(4); k < n; k++) {
+      const price = PRICES[next(PRICES.length)]!;
+      await db.$executeRaw`
+        INSERT INTO listings (store_id, product_id, sku, condition, price_cents, list_price_cents, quantity, allow_backorder, status)
+        VALUES (${storeIds[next(2)]}::uuid, ${productId}::uuid, ${`sku-${i}-${k}`},
+                ${CONDITIONS[next(CONDITIONS.length)]}::listing_condition, ${price}, ${price}, ${next(4)}, ${next(8) === 0},
+                ${next(6) === 0 ? "inactive" : "active"}::listing_status)`;
+    }
+  }
+  listingIds = (await db.$queryRaw<{ id: string }[]>`SELECT id::text FROM listings ORDER BY sku`).map((r) => r.id);
+  await db.$executeRawUnsafe("SELECT rebuild_facet_bitmaps()");
+}
+
+// ---- writes ----------------------------------------------------------------------------------
+
+const at = <T,>(xs: T[], i: number) => xs[i % xs.length]!;
+const write = fc.oneof(
+  fc.record({ op: fc.constant("quantity" as const), listing: fc.nat(), quantity: fc.integer({ min: 0, max: 3 }), backorder: fc.boolean() }),
+  fc.record({ op: fc.constant("price" as const), listing: fc.nat(), price: fc.constantFrom(...PRICES) }),
+  fc.record({ op: fc.constant("condition" as const), listing: fc.nat(), condition: fc.constantFrom(...CONDITIONS) }),
+  fc.record({ op: fc.constant("status" as const), listing: fc.nat(), status: fc.constantFrom("active", "inactive", "draft") }),
+  fc.record({ op: fc.constant("add" as const), product: fc.nat(), store: fc.nat(), condition: fc.constantFrom(...CONDITIONS), price: fc.constantFrom(...PRICES) }),
+  fc.record({ op: fc.constant("delete" as const), listing: fc.nat() }),
+  fc.record({ op: fc.constant("store" as const), store: fc.nat(), status: fc.constantFrom("active", "suspended") }),
+  fc.record({ op: fc.constant("move" as const), product: fc.nat(), category: fc.nat() }),
+  fc.record({ op: fc.constant("brand" as const), product: fc.nat(), brand: fc.integer({ min: -1, max: BRANDS.length - 1 }) }),
+  fc.record({ op: fc.constant("listed" as const), product: fc.nat(), listed: fc.boolean() }),
+  fc.record({ op: fc.constant("category" as const), category: fc.nat(), active: fc.boolean() }),
+  fc.constant({ op: "compact" as const }),
+);
+type Write = typeof write extends fc.Arbitrary<infer W> ? W : never;
+
+async function apply(tx: Tx, w: Write) {
+  switch (w.op) {
+    case "quantity":
+      await tx.$executeRaw`UPDATE listings SET quantity = ${w.quantity}, allow_backorder = ${w.backorder} WHERE id = ${at(listingIds, w.listing)}::uuid`;
+      break;
+    case "price":
+      await tx.$executeRaw`UPDATE listings SET price_cents = ${w.price}, list_price_cents = ${w.price} WHERE id = ${at(listingIds, w.listing)}::uuid`;
+      break;
+    case "condition":
+      await tx.$executeRaw`UPDATE listings SET condition = ${w.condition}::listing_condition WHERE id = ${at(listingIds, w.listing)}::uuid`;
+      break;
+    case "status":
+      await tx.$executeRaw`UPDATE listings SET status = ${w.status}::listing_status WHERE id = ${at(listingIds, w.listing)}::uuid`;
+      break;
+    case "add":
+      await tx.$executeRaw`
+        INSERT INTO listings (store_id, product_id, sku, condition, price_cents, list_price_cents, quantity, status)
+        VALUES (${at(storeIds, w.store)}::uuid, ${at(productIds, w.product)}::uuid, ${`new-${randomBytes(6).toString("hex")}`},
+                ${w.condition}::listing_condition, ${w.price}, ${w.price}, 2, 'active')`;
+      break;
+    case "delete":
+      await tx.$executeRaw`DELETE FROM listings WHERE id = ${at(listingIds, w.listing)}::uuid`;
+      break;
+    case "store":
+      await tx.$executeRaw`UPDATE stores SET status = ${w.status}::store_status WHERE id = ${at(storeIds, w.store)}::uuid`;
+      break;
+    case "move":
+      await tx.$executeRaw`UPDATE products SET category_id = ${at(categoryIds, w.category)}::uuid WHERE id = ${at(productIds, w.product)}::uuid`;
+      break;
+    case "brand":
+      await tx.$executeRaw`UPDATE products SET brand_id = ${w.brand < 0 ? null : brandIds[w.brand]}::uuid WHERE id = ${at(productIds, w.product)}::uuid`;
+      break;
+    case "listed":
+      await tx.$executeRaw`UPDATE products SET publicly_listed = ${w.listed} WHERE id = ${at(productIds, w.product)}::uuid`;
+      break;
+    case "category":
+      await tx.$executeRaw`UPDATE categories SET active = ${w.active} WHERE id = ${at(categoryIds, w.category)}::uuid`;
+      break;
+    case "compact":
+      await tx.$queryRaw`SELECT compact_facet_bitmaps()`;
+      break;
+  }
+}
+
+// ---- filters ---------------------------------------------------------------------------------
+
+const BOUNDS = [0, 2500, 5000, 10000, 20000, 50000];
+const filterSet = fc.record({
+  category: fc.option(fc.constantFrom(...CATEGORIES), { nil: null }),
+  brands: fc.option(fc.uniqueArray(fc.constantFrom(...BRANDS, "no-such-brand"), { minLength: 1, maxLength: 3 }), { nil: null }),
+  conditions: fc.option(fc.uniqueArray(fc.constantFrom(...CONDITIONS), { minLength: 1, maxLength: 4 }), { nil: null }),
+  // Mostly bucket bounds (the bitmaps answer), sometimes any price (the scan answers).
+  min: fc.option(fc.oneof({ arbitrary: fc.constantFrom(...BOUNDS), weight: 6 }, { arbitrary: fc.constantFrom(1, 4999, 30000), weight: 1 }), { nil: null }),
+  max: fc.option(fc.oneof({ arbitrary: fc.constantFrom(...BOUNDS.slice(1)), weight: 6 }, { arbitrary: fc.constantFrom(100, 7777), weight: 1 }), { nil: null }),
+});
+type FilterSet = typeof filterSet extends fc.Arbitrary<infer F> ? F : never;
+
+interface Expected {
+  total: number;
+  category: Record<string, number>;
+  brand: Record<string, number>;
+  condition: Record<string, number>;
+  price: Record<string, number>;
+}
+
+/** The counts by definition: COUNT(DISTINCT product) over purchasable offers, one query per facet. */
+async function reference(tx: Tx, f: FilterSet): Promise<Expected> {
+  const scope = f.category?.path ?? null;
+  const depth = f.category ? f.category.path.split(".").length : 0;
+  const offers = `
+    SELECT p.id AS product_id, c.path, b.slug AS brand, l.condition::text AS condition, l.price_cents AS price
+    FROM products p JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id
+    JOIN listings l ON l.product_id = p.id JOIN stores s ON s.id = l.store_id
+    WHERE offer_is_purchasable(l.status, l.quantity, l.allow_backorder, s.status, p.publicly_listed)`;
+  // Every statement declares all five parameters, whichever it uses.
+  const filters = "(SELECT $1::ltree AS scope, $2::text[] AS brands, $3::text[] AS conditions, $4::int AS min, $5::int AS max) f";
+  const inScope = "(f.scope IS NULL OR o.path <@ f.scope)";
+  const brandOk = "(f.brands IS NULL OR o.brand = ANY(f.brands))";
+  const conditionOk = "(f.conditions IS NULL OR o.condition = ANY(f.conditions))";
+  const priceOk = "((f.min IS NULL OR o.price >= f.min) AND (f.max IS NULL OR o.price < f.max))";
+  const args = [scope, f.brands, f.conditions, f.min, f.max];
+  const grouped = async (key: string, where: string[], join = "") => {
+    const rows = await tx.$queryRawUnsafe<{ k: string; n: number }[]>(
+      `SELECT ${key} AS k, count(DISTINCT o.product_id)::int AS n FROM ${filters}, (${offers}) o ${join}
+       WHERE ${where.join(" AND ")} GROUP BY 1`,
+      ...args,
+    );
+    return Object.fromEntries(rows.filter((r) => r.k !== null && r.n > 0).map((r) => [r.k, r.n]));
+  };
+  const [total] = await tx.$queryRawUnsafe<{ n: number }[]>(
+    `SELECT count(DISTINCT o.product_id)::int AS n FROM ${filters}, (${offers}) o WHERE ${[inScope, brandOk, conditionOk, priceOk].join(" AND ")}`,
+    ...args,
+  );
+  return {
+    total: total!.n,
+    category: await grouped("cat.slug", [inScope, brandOk, conditionOk, priceOk, `nlevel(o.path) > ${depth}`],
+      `JOIN categories cat ON cat.path = subpath(o.path, 0, ${depth + 1}) AND cat.active`),
+    brand: await grouped("o.brand", [inScope, conditionOk, priceOk]),
+    condition: await grouped("o.condition", [inScope, brandOk, priceOk]),
+    price: await grouped(`(SELECT b.value FROM (VALUES ${buckets.map((b) => `(${b.min}, ${b.max ?? "NULL"}, '${b.value}')`).join(", ")}) b(lo, hi, value)
+                           WHERE o.price >= b.lo AND (b.hi IS NULL OR o.price < b.hi))`, [inScope, brandOk, conditionOk]),
+  };
+}
+
+async function fast(tx: Tx, f: FilterSet) {
+  const params: SearchParams = {
+    sort: "relevance",
+    page: 1,
+    page_size: 24,
+    ...(f.category ? { category: f.category.slug } : {}),
+    ...(f.brands ? { brand: f.brands } : {}),
+    ...(f.conditions ? { condition: f.conditions } : {}),
+    ...(f.min !== null ? { price_min_cents: f.min } : {}),
+    ...(f.max !== null ? { price_max_cents: f.max } : {}),
+  } as SearchParams;
+  const scope = f.category ? { path: f.category.path, depth: f.category.path.split(".").length } : null;
+  const ids = f.brands
+    ? (await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM brands WHERE slug = ANY(${f.brands}::text[])`).map((r) => r.id)
+    : null;
+  const { counts } = searchStatements(params, scope, ids, {}, null, buckets);
+  const summary = summarizeCounts(mergeCountRows(await tx.$queryRaw<CountRow[]>(counts)), buckets);
+  const asRecord = (entries: Array<{ value: string; count: number }>) => Object.fromEntries(entries.map((e) => [e.value, e.count]));
+  return {
+    usedBitmaps: counts.text.includes("facet_bitmaps"),
+    counts: {
+      total: summary.total,
+      category: asRecord(summary.facets.category),
+      brand: asRecord(summary.facets.brand),
+      condition: asRecord(summary.facets.condition),
+      price: asRecord(summary.facets.price),
+    } satisfies Expected,
+  };
+}
+
+const aligned = (f: FilterSet) => (f.min === null || BOUNDS.includes(f.min)) && (f.max === null || BOUNDS.includes(f.max));
+
+describe("facet counts from the bitmaps equal COUNT(DISTINCT) after random writes", () => {
+  beforeAll(async () => {
+    ({ client, drop } = await freshDatabase());
+    await seedOwnCatalog(client);
+    const [row] = await client.$queryRaw<{ bounds: number[] }[]>`SELECT catalog_price_bucket_bounds() AS bounds`;
+    buckets = priceBuckets(row!.bounds);
+  }, 180_000);
+  afterAll(async () => drop?.());
+
+  it("holds for the seeded state, from the bitmaps alone", async () => {
+    await client.$transaction(async (tx) => {
+      const [pending] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM facet_pending`;
+      expect(pending!.n).toBe(0);
+      const f: FilterSet = { category: null, brands: null, conditions: null, min: null, max: null };
+      const got = await fast(tx, f);
+      expect(got.usedBitmaps).toBe(true);
+      expect(got.counts).toEqual(await reference(tx, f));
+      expect(got.counts.total).toBeGreaterThan(20);
+    });
+  });
+
+  it(`holds for ${RUNS} random write sequences and filter sets (seed ${SEED})`, async () => {
+    const ROLLBACK = new Error("rollback");
+    let bitmapRuns = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(write, { maxLength: 8 }), filterSet, async (writes, f) => {
+        fc.pre(f.min === null || f.max === null || f.min < f.max);
+        await expect(
+          client.$transaction(
+            async (tx) => {
+              for (const w of writes) await apply(tx, w);
+              const got = await fast(tx, f);
+              expect(got.usedBitmaps).toBe(aligned(f));
+              if (got.usedBitmaps) bitmapRuns++;
+              expect(got.counts).toEqual(await reference(tx, f));
+              throw ROLLBACK;
+            },
+            { timeout: 60_000, maxWait: 60_000 },
+          ),
+        ).rejects.toBe(ROLLBACK);
+      }),
+      { seed: SEED, numRuns: RUNS, endOnFailure: true },
+    );
+    // Most runs must have exercised the bitmaps, not the scan.
+    expect(bitmapRuns).toBeGreaterThan(RUNS / 2);
+  }, 600_000);
+
+  it("compaction folds pending products into the bitmaps and empties facet_pending", async () => {
+    await client.$transaction(async (tx) => {
+      await tx.$executeRaw`UPDATE listings SET price_cents = price_cents + 2500 WHERE sku LIKE 'sku-1%'`;
+      const [before] = await tx.$queryRaw<{ n: number }[]>`SELECT count(DISTINCT product_id)::int AS n FROM facet_pending`;
+      expect(before!.n).toBeGreaterThan(0);
+      const [done] = await tx.$queryRaw<{ n: number }[]>`SELECT compact_facet_bitmaps() AS n`;
+      expect(done!.n).toBe(before!.n);
+      const [after] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM facet_pending`;
+      expect(after!.n).toBe(0);
+      for (const f of [
+        { category: null, brands: null, conditions: null, min: 2500, max: 10000 },
+        { category: CATEGORIES[0]!, brands: ["b1", "b2"], conditions: ["new", "used"], min: null, max: 20000 },
+      ] satisfies FilterSet[]) {
+        expect((await fast(tx, f)).counts).toEqual(await reference(tx, f));
+      }
+      throw new Error("rollback");
+    }).catch((err: Error) => expect(err.message).toBe("rollback"));
+  });
+});
