@@ -9,11 +9,15 @@
  * scenario, then EXPLAIN ANALYZE of the main queries. Loopback only.
  * Needs `npm run build`.
  *
+ * --products 1000000: seeding takes about 7 minutes and the first VACUUM ANALYZE a few more; a
+ *   search's counts statement then takes about half a second, so expect a long run.
+ * --runs N: each scenario N times (runs interleaved); every figure is the median of the runs.
  * --db URL (or BENCH_DB): use that database as it is instead of mkt_bench_<products>: migrated,
  *   seeded only if it has fewer products than asked (the seed replaces its catalog), never dropped.
  * --ports 3000,3001 (or BENCH_PORTS): drive app instances already running on these loopback ports
- *   (connections spread round-robin over them) instead of starting one; they must use the same
- *   database. The bench cannot restart them, so the "search counts cache off" pass is skipped.
+ *   (connections spread round-robin over them) instead of starting one; they must use the bench's
+ *   database (docs/benchmarks.md). The bench cannot restart them, so the "search counts cache
+ *   off" pass is skipped.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
