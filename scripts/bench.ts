@@ -1,21 +1,36 @@
 /**
- * npm run bench [-- --products 100000] [--duration 10] [--connections 8] [--reseed] [--only seller|checkout]
+ * npm run bench [-- --products 100000] [--duration 10] [--connections 8] [--runs 3] [--reseed]
+ *                  [--only seller|checkout] [--db URL] [--ports 3000,3001]
  *
  * Builds (once) a benchmark database of the given size, starts the built app on it, drives the
  * public API and the seller API with autocannon over varied requests per scenario, and guest
- * checkouts through the storefront's forms, prints p50/p95/p99 latency and requests/s, then
- * EXPLAIN ANALYZE of the main queries. Loopback only.
+ * checkouts through the storefront's forms, prints p50/p95/p99 latency and requests/s (the median
+ * of `--runs` runs, with the load average around each), the API/SQL ratio of each public
+ * scenario, then EXPLAIN ANALYZE of the main queries. Loopback only.
  * Needs `npm run build`.
+ *
+ * --products 1000000: seeding takes about 7 minutes and the first VACUUM ANALYZE a few more; a
+ *   search's counts statement then takes about half a second, so expect a long run.
+ * --runs N: each scenario N times (runs interleaved); every figure is the median of the runs.
+ * --db URL (or BENCH_DB): use that database as it is instead of mkt_bench_<products>: migrated,
+ *   seeded only if it has fewer products than asked (the seed replaces its catalog), never dropped.
+ * --ports 3000,3001 (or BENCH_PORTS): drive app instances already running on these loopback ports
+ *   (connections spread round-robin over them) instead of starting one; they must use the bench's
+ *   database (docs/benchmarks.md). The bench cannot restart them, so the "search counts cache
+ *   off" pass is skipped.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createServer } from "node:net";
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { interpretQuery } from "@/lib/catalog/interpret";
+import { interpretQuery, interpretStatement } from "@/lib/catalog/interpret";
+import { productStatement } from "@/lib/catalog/product";
+import { parseQuery } from "@/lib/catalog/query";
 import { brandIdsOf, categoryScope, searchStatements } from "@/lib/catalog/search";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { createDb, type PrismaClient } from "@/lib/db";
+import { createDb, type Prisma, type PrismaClient } from "@/lib/db";
 import { migrate } from "@/lib/db/migrate";
 import { SearchQuery } from "@/lib/schemas/catalog";
 import { queryObject } from "@/lib/http/query";
@@ -25,31 +40,47 @@ const { values: args } = parseArgs({
     products: { type: "string", default: "100000" },
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "8" },
+    runs: { type: "string", default: "3" },
     reseed: { type: "boolean", default: false },
     only: { type: "string" },
     admin: { type: "string", default: process.env.BENCH_ADMIN_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres" },
+    db: { type: "string" },
+    ports: { type: "string" },
   },
 });
 const products = Number(args.products);
 const duration = Number(args.duration);
 const connections = Number(args.connections);
-const dbName = `mkt_bench_${products}`;
+const runs = Number(args.runs);
+const existingDb = args.db ?? process.env.BENCH_DB;
+const portList = args.ports ?? process.env.BENCH_PORTS;
+const ports = portList ? portList.split(",").map((p) => Number(p.trim())) : null;
+if (ports?.some((p) => !Number.isInteger(p) || p <= 0)) throw new Error(`--ports/BENCH_PORTS: not a list of ports: ${portList}`);
+if (existingDb && args.reseed) throw new Error("--reseed drops the database: not with --db/BENCH_DB");
+if (args.only && !["seller", "checkout"].includes(args.only)) throw new Error("--only takes seller or checkout");
 const adminUrl = new URL(args.admin);
-const benchUrl = new URL(adminUrl);
-benchUrl.pathname = `/${dbName}`;
+const benchUrl = new URL(existingDb ?? adminUrl);
+if (!existingDb) benchUrl.pathname = `/mkt_bench_${products}`;
+const dbName = decodeURIComponent(benchUrl.pathname.slice(1));
 process.env.DATABASE_URL = benchUrl.toString();
 
-async function prepareDatabase(): Promise<PrismaClient> {
-  const admin = createDb(adminUrl.toString(), { maintenance: true });
-  const exists = await admin.$queryRaw<unknown[]>`SELECT 1 FROM pg_database WHERE datname = ${dbName}`;
-  if (args.reseed && exists.length) await admin.$executeRawUnsafe(`DROP DATABASE "${dbName}" WITH (FORCE)`);
-  if (args.reseed || !exists.length) await admin.$executeRawUnsafe(`CREATE DATABASE "${dbName}"`);
-  await admin.$disconnect();
+// Above the app's statement_timeout (15 s), so a slow request (a 1M-product catalog, counts
+// uncached) is measured, or fails as the app fails it, instead of being cut by the client.
+const REQUEST_TIMEOUT_S = 20;
+
+async function prepareDatabase(): Promise<{ client: PrismaClient; catalog: number }> {
+  if (!existingDb) {
+    const admin = createDb(adminUrl.toString(), { maintenance: true });
+    const exists = await admin.$queryRaw<unknown[]>`SELECT 1 FROM pg_database WHERE datname = ${dbName}`;
+    if (args.reseed && exists.length) await admin.$executeRawUnsafe(`DROP DATABASE "${dbName}" WITH (FORCE)`);
+    if (args.reseed || !exists.length) await admin.$executeRawUnsafe(`CREATE DATABASE "${dbName}"`);
+    await admin.$disconnect();
+  }
 
   const client = createDb(benchUrl.toString(), { maintenance: true });
   await migrate(client, (line) => console.error(line));
-  const [count] = await client.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM products`;
-  if ((count?.n ?? 0) < products) {
+  const countProducts = async () => (await client.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM products`)[0]!.n;
+  if ((await countProducts()) < products) {
     console.error(`seeding ${products} products into ${dbName} ...`);
     const seed = spawnSync("npx", ["tsx", "prisma/seed.ts", "--products", String(products)], {
       stdio: "inherit",
@@ -57,8 +88,11 @@ async function prepareDatabase(): Promise<PrismaClient> {
     });
     if (seed.status !== 0) throw new Error("seed failed");
   }
+  // Fresh statistics and visibility maps (index-only scans) after the seed or earlier bench
+  // writes; on a freshly seeded million products this takes a few minutes.
+  console.error(`VACUUM ANALYZE ${dbName} ...`);
   await client.$executeRawUnsafe("VACUUM ANALYZE");
-  return client;
+  return { client, catalog: await countProducts() };
 }
 
 function freePort(): Promise<number> {
@@ -98,9 +132,105 @@ async function startApp(port: number, countsTtlMs: string): Promise<ChildProcess
   throw new Error("app did not start");
 }
 
+/**
+ * Runs `fn` against the app: the instances on --ports as they are, or one started here with the
+ * given counts cache TTL (and stopped after).
+ */
+async function withApp<T>(countsTtlMs: string, fn: (bases: string[]) => Promise<T>): Promise<T> {
+  if (ports) return fn(ports.map((port) => `http://127.0.0.1:${port}`));
+  const port = await freePort();
+  const app = await startApp(port, countsTtlMs);
+  try {
+    return await fn([`http://127.0.0.1:${port}`]);
+  } finally {
+    process.kill(-app.pid!, "SIGTERM");
+  }
+}
+
+/** Latency percentiles and throughput of one timed pass. */
+interface Stats {
+  p50: number;
+  p95: number;
+  p99: number;
+  rps: number;
+  failed: number;
+}
+
+function statsOf(latencies: number[], seconds: number, failed: number): Stats {
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => round1(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))] ?? NaN);
+  return { p50: pct(50), p95: pct(95), p99: pct(99), rps: latencies.length / seconds, failed };
+}
+
+const round1 = (x: number) => Math.round(x * 10) / 10;
+
+function median(xs: number[]): number {
+  const sorted = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
+/** A run's stats with the 1-minute load average when it started and when it ended. */
+type Run = Stats & { load: string };
+
+async function timed(fn: () => Promise<Stats>): Promise<Run> {
+  const start = loadavg()[0]!;
+  const stats = await fn();
+  return { ...stats, load: `${start.toFixed(1)}→${loadavg()[0]!.toFixed(1)}` };
+}
+
+/** The runs of one scenario: the median of each figure, the failures of all runs, each run's load. */
+function summary(of: Run[]): Run {
+  const mid = (key: keyof Stats) => round1(median(of.map((r) => r[key])));
+  return {
+    p50: mid("p50"),
+    p95: mid("p95"),
+    p99: mid("p99"),
+    rps: mid("rps"),
+    failed: of.reduce((sum, r) => sum + r.failed, 0),
+    load: of.map((r) => r.load).join(", "),
+  };
+}
+
+/** One timed autocannon pass over `bases` (connections spread round-robin over them). */
+async function drive(bases: string[], requests: autocannon.Request[], conns: number, seconds: number): Promise<Stats> {
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      // autocannon takes several URLs (connection i goes to url[i % n]); its types say one.
+      { url: bases as unknown as string, connections: conns, duration: seconds, requests, timeout: REQUEST_TIMEOUT_S },
+      (err, res) => (err ? reject(err) : resolve(res)),
+    );
+    instance.on("response", (_client, _status, _bytes, ms) => latencies.push(ms));
+  });
+  return statsOf(latencies, seconds, result.non2xx + result.errors);
+}
+
+/** Warm-up: `amount` requests, untimed (connection pools, JIT, buffer cache). */
+async function warmUp(bases: string[], requests: autocannon.Request[], amount: number) {
+  await autocannon({ url: bases as unknown as string, connections, amount, requests, timeout: REQUEST_TIMEOUT_S });
+}
+
 interface Scenario {
   name: string;
   paths: string[];
+  /** The SQL statements one request to `path` runs (timed for the API/SQL ratio). */
+  statements: (path: string) => Promise<Prisma.Sql[]>;
+}
+
+/**
+ * A search's statements as searchProducts runs them: the query interpretation (when there is
+ * text), the page and the counts. The look-ups of the category, brands and price buckets
+ * (small, cached or once per process) are left out.
+ */
+async function searchSql(queryString: string): Promise<Prisma.Sql[]> {
+  const params = SearchQuery.parse(queryObject(new URLSearchParams(queryString)));
+  const scope = params.category ? await categoryScope(params.category) : null;
+  const brandIds = params.brand?.length ? await brandIdsOf(params.brand) : null;
+  const text = params.q ? await interpretQuery(params.q) : null;
+  const words = params.q ? parseQuery(params.q).words : [];
+  const { page, counts } = searchStatements(params, scope, brandIds, {}, text);
+  return [...(words.length ? [interpretStatement(words)] : []), page, counts];
 }
 
 async function scenarios(client: PrismaClient): Promise<Scenario[]> {
@@ -120,25 +250,29 @@ async function scenarios(client: PrismaClient): Promise<Scenario[]> {
   const conditions = ["new", "used", "like_new,very_good", "refurbished"];
   const prices = [[0, 2500], [2500, 5000], [5000, 10000], [10000, 20000]];
   const s = "/api/public/v1/search";
+  const search = async (path: string) => searchSql(path.slice(path.indexOf("?") + 1));
+  const product = async (path: string) => [productStatement(path.slice(path.lastIndexOf("/") + 1))];
   return [
-    { name: "search: text query", paths: words.map((w) => `${s}?q=${encodeURIComponent(w)}`) },
-    { name: "search: category browse", paths: all.map((c) => `${s}?category=${c}`) },
-    { name: "search: top-level category", paths: top.map((c) => `${s}?category=${c}&sort=price_asc`) },
-    { name: "search: whole catalog", paths: ["relevance", "newest", "price_asc", "price_desc"].map((o) => `${s}?sort=${o}`) },
+    { name: "search: text query", paths: words.map((w) => `${s}?q=${encodeURIComponent(w)}`), statements: search },
+    { name: "search: category browse", paths: all.map((c) => `${s}?category=${c}`), statements: search },
+    { name: "search: top-level category", paths: top.map((c) => `${s}?category=${c}&sort=price_asc`), statements: search },
+    { name: "search: whole catalog", paths: ["relevance", "newest", "price_asc", "price_desc"].map((o) => `${s}?sort=${o}`), statements: search },
     {
       name: "search: filtered",
       paths: Array.from({ length: 60 }, (_, i) => {
         const [min, max] = pick(prices, i);
         return `${s}?category=${pick(top, i)}&brand=${pick(brands, i * 7).slug},${pick(brands, i * 11).slug}&condition=${pick(conditions, i)}&price_min_cents=${min}&price_max_cents=${max}`;
       }),
+      statements: search,
     },
-    { name: "search: text + filters", paths: words.map((w, i) => `${s}?q=${encodeURIComponent(w)}&condition=${pick(conditions, i)}&sort=price_asc`) },
-    { name: "search: deep page", paths: Array.from({ length: 40 }, (_, i) => `${s}?category=${pick(top, i)}&page=${20 + i * 5}&sort=newest`) },
-    { name: "product", paths: slugs.map((r) => `/api/public/v1/products/${r.slug}`) },
-    // Server-rendered storefront pages over the same library calls (HTML, no client JS run).
-    { name: "page: search (text)", paths: words.map((w) => `/search?q=${encodeURIComponent(w)}`) },
-    { name: "page: category", paths: all.map((c) => `/c/${c}`) },
-    { name: "page: product", paths: slugs.map((r) => `/p/${r.slug}`) },
+    { name: "search: text + filters", paths: words.map((w, i) => `${s}?q=${encodeURIComponent(w)}&condition=${pick(conditions, i)}&sort=price_asc`), statements: search },
+    { name: "search: deep page", paths: Array.from({ length: 40 }, (_, i) => `${s}?category=${pick(top, i)}&page=${20 + i * 5}&sort=newest`), statements: search },
+    { name: "product", paths: slugs.map((r) => `/api/public/v1/products/${r.slug}`), statements: product },
+    // Server-rendered storefront pages over the same library calls (HTML, no client JS run);
+    // their SQL is their API counterpart's.
+    { name: "page: search (text)", paths: words.map((w) => `/search?q=${encodeURIComponent(w)}`), statements: search },
+    { name: "page: category", paths: all.map((c) => `/c/${c}`), statements: async (path) => searchSql(`category=${path.slice("/c/".length)}`) },
+    { name: "page: product", paths: slugs.map((r) => `/p/${r.slug}`), statements: product },
   ];
 }
 
@@ -152,29 +286,47 @@ function fromRandomClient(req: autocannon.Request): autocannon.Request {
   return { ...req, headers: { ...req.headers, "x-forwarded-for": `10.${b()}.${b()}.${b()}` } };
 }
 
-async function run(base: string, scenario: Scenario) {
+/** One run of a scenario: its timed pass at `connections`, then a short one at 1 connection. */
+async function run(bases: string[], scenario: Scenario): Promise<{ loaded: Run; serialP50: number }> {
   const requests = scenario.paths.map((path) => ({ method: "GET" as const, path, setupRequest: fromRandomClient }));
   // Warm-up pass touches every URL twice (connection pools, JIT, buffer cache).
-  await autocannon({ url: base, connections, amount: requests.length * 2, requests });
-  const latencies: number[] = [];
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    const instance = autocannon({ url: base, connections, duration, requests }, (err, res) =>
-      err ? reject(err) : resolve(res),
+  await warmUp(bases, requests, requests.length * 2);
+  const loaded = await timed(() => drive(bases, requests, connections, duration));
+  // One request at a time: the latency with no queueing, compared with the SQL's own time.
+  const serial = await drive(bases, requests, 1, Math.min(duration, 3));
+  return { loaded, serialP50: serial.p50 };
+}
+
+/**
+ * Execution time of a statement as EXPLAIN ANALYZE reports it (TIMING OFF: the per-node clock
+ * reads would inflate statements that touch many rows; the total is still measured). Each
+ * statement is run once, after the first pass has warmed the buffers: pages and the counts cache
+ * off pass run the same statements as the API pass, and on a million products a statement can
+ * take half a second.
+ */
+const executionTimes = new Map<string, number>();
+
+async function executionMs(client: PrismaClient, statement: Prisma.Sql): Promise<number> {
+  const key = JSON.stringify([statement.text, statement.values]);
+  if (!executionTimes.has(key)) {
+    const [row] = await client.$queryRawUnsafe<{ "QUERY PLAN": Array<{ "Execution Time": number }> }[]>(
+      `EXPLAIN (ANALYZE, TIMING OFF, FORMAT JSON) ${statement.text}`,
+      ...statement.values,
     );
-    instance.on("response", (_client, _status, _bytes, ms) => latencies.push(ms));
-  });
-  latencies.sort((a, b) => a - b);
-  const pct = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]! * 10) / 10;
-  return {
-    scenario: scenario.name,
-    urls: requests.length,
-    p50_ms: pct(50),
-    p95_ms: pct(95),
-    p99_ms: pct(99),
-    req_per_s: Math.round(latencies.length / duration),
-    non_2xx: result.non2xx,
-    errors: result.errors,
-  };
+    executionTimes.set(key, row!["QUERY PLAN"][0]!["Execution Time"]);
+  }
+  return executionTimes.get(key)!;
+}
+
+/** Median over the scenario's URLs of the SQL time of one request (its statements summed). */
+async function sqlMedianMs(client: PrismaClient, scenario: Scenario): Promise<number> {
+  const perRequest: number[] = [];
+  for (const path of scenario.paths) {
+    let ms = 0;
+    for (const statement of await scenario.statements(path)) ms += await executionMs(client, statement);
+    perRequest.push(ms);
+  }
+  return median(perRequest);
 }
 
 async function explain(client: PrismaClient) {
@@ -205,27 +357,42 @@ async function explain(client: PrismaClient) {
   }
 }
 
-async function measure(client: PrismaClient, label: string, countsTtlMs: string, only?: (s: Scenario) => boolean) {
-  const port = await freePort();
-  const app = await startApp(port, countsTtlMs);
-  try {
-    const base = `http://127.0.0.1:${port}`;
-    const rows = [];
-    for (const scenario of (await scenarios(client)).filter(only ?? (() => true))) {
-      const row = await run(base, scenario);
-      console.error(`${label} ${row.scenario}: p95 ${row.p95_ms} ms, ${row.req_per_s} req/s`);
-      rows.push(row);
+/** Where the requests go, for the headings. */
+const target = () =>
+  ports ? `apps on ports ${ports.join(", ")}` : process.env.REDIS_URL ? "rate limits in Redis" : "rate limits in process";
+
+async function measure(client: PrismaClient, catalog: number, label: string, countsTtlMs: string, only?: (s: Scenario) => boolean) {
+  await withApp(countsTtlMs, async (bases) => {
+    const list = (await scenarios(client)).filter(only ?? (() => true));
+    const results = new Map(list.map((s) => [s.name, { loaded: [] as Run[], serialP50: [] as number[] }]));
+    // Each run goes through every scenario in turn: a noisy minute on the machine then touches
+    // one run of several scenarios, and the median of the runs leaves it out.
+    for (let i = 1; i <= runs; i++) {
+      for (const scenario of list) {
+        const { loaded, serialP50 } = await run(bases, scenario);
+        results.get(scenario.name)!.loaded.push(loaded);
+        results.get(scenario.name)!.serialP50.push(serialP50);
+        console.error(`${label}, run ${i}/${runs}, ${scenario.name}: p95 ${loaded.p95} ms, ${Math.round(loaded.rps)} req/s, load ${loaded.load}`);
+      }
     }
-    const store = process.env.REDIS_URL ? "rate limits in Redis" : "rate limits in process";
-    console.log(`\n## Public API, ${products} products, ${connections} connections, ${duration}s per scenario, ${store}: ${label}\n`);
-    console.log("| scenario | URLs | p50 ms | p95 ms | p99 ms | req/s | non-2xx |");
-    console.log("|---|---|---|---|---|---|---|");
-    for (const r of rows) {
-      console.log(`| ${r.scenario} | ${r.urls} | ${r.p50_ms} | ${r.p95_ms} | ${r.p99_ms} | ${r.req_per_s} | ${r.non_2xx + r.errors} |`);
+    console.error(`${label}: timing each URL's SQL ...`);
+    const sqlMs = new Map<string, number>();
+    for (const scenario of list) sqlMs.set(scenario.name, await sqlMedianMs(client, scenario));
+    console.log(
+      `\n## Public API, ${catalog} products, ${connections} connections, ${duration}s per scenario, median of ${runs} runs, ${target()}: ${label}\n`,
+    );
+    console.log("| scenario | URLs | p50 ms | p95 ms | p99 ms | req/s | non-2xx | p50 ms at 1 conn | SQL ms | API/SQL | load avg (runs) |");
+    console.log("|---|---|---|---|---|---|---|---|---|---|---|");
+    for (const scenario of list) {
+      const { loaded, serialP50 } = results.get(scenario.name)!;
+      const r = summary(loaded);
+      const serial = round1(median(serialP50));
+      const sql = sqlMs.get(scenario.name)!;
+      console.log(
+        `| ${scenario.name} | ${scenario.paths.length} | ${r.p50} | ${r.p95} | ${r.p99} | ${Math.round(r.rps)} | ${r.failed} | ${serial} | ${sql.toFixed(2)} | ${round1(serial / sql)} | ${r.load} |`,
+      );
     }
-  } finally {
-    process.kill(-app.pid!, "SIGTERM");
-  }
+  });
 }
 
 /**
@@ -274,32 +441,27 @@ async function sellerScenarios(client: PrismaClient) {
   ];
 }
 
-async function measureSeller(client: PrismaClient) {
-  const port = await freePort();
-  const app = await startApp(port, "30000");
-  try {
-    const base = `http://127.0.0.1:${port}`;
-    const rows = [];
-    for (const scenario of await sellerScenarios(client)) {
-      const requests = [{ setupRequest: () => fromRandomClient(scenario.make()) }];
-      await autocannon({ url: base, connections, amount: 200, requests });
-      const latencies: number[] = [];
-      const result = await new Promise<autocannon.Result>((resolve, reject) => {
-        const instance = autocannon({ url: base, connections, duration, requests }, (err, res) => (err ? reject(err) : resolve(res)));
-        instance.on("response", (_client, _status, _bytes, ms) => latencies.push(ms));
-      });
-      latencies.sort((a, b) => a - b);
-      const pct = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]! * 10) / 10;
-      rows.push({ scenario: scenario.name, p50: pct(50), p95: pct(95), p99: pct(99), rps: Math.round(latencies.length / duration), bad: result.non2xx + result.errors });
-      console.error(`seller ${scenario.name}: p95 ${pct(95)} ms`);
+async function measureSeller(client: PrismaClient, catalog: number) {
+  await withApp("30000", async (bases) => {
+    const list = await sellerScenarios(client);
+    const results = new Map(list.map((s) => [s.name, [] as Run[]]));
+    for (let i = 1; i <= runs; i++) {
+      for (const scenario of list) {
+        const requests = [{ setupRequest: () => fromRandomClient(scenario.make()) }];
+        await warmUp(bases, requests, 200);
+        const r = await timed(() => drive(bases, requests, connections, duration));
+        results.get(scenario.name)!.push(r);
+        console.error(`seller, run ${i}/${runs}, ${scenario.name}: p95 ${r.p95} ms, load ${r.load}`);
+      }
     }
-    console.log(`\n## Seller API, ${products} products, ${connections} connections, ${duration}s per scenario\n`);
-    console.log("| scenario | p50 ms | p95 ms | p99 ms | req/s | non-2xx |");
-    console.log("|---|---|---|---|---|---|");
-    for (const r of rows) console.log(`| ${r.scenario} | ${r.p50} | ${r.p95} | ${r.p99} | ${r.rps} | ${r.bad} |`);
-  } finally {
-    process.kill(-app.pid!, "SIGTERM");
-  }
+    console.log(`\n## Seller API, ${catalog} products, ${connections} connections, ${duration}s per scenario, median of ${runs} runs, ${target()}\n`);
+    console.log("| scenario | p50 ms | p95 ms | p99 ms | req/s | non-2xx | load avg (runs) |");
+    console.log("|---|---|---|---|---|---|---|");
+    for (const [name, of] of results) {
+      const r = summary(of);
+      console.log(`| ${name} | ${r.p50} | ${r.p95} | ${r.p99} | ${Math.round(r.rps)} | ${r.failed} | ${r.load} |`);
+    }
+  });
 }
 
 /**
@@ -349,43 +511,49 @@ class Guest {
 
 const rand255 = () => Math.floor(Math.random() * 254);
 
-async function measureCheckout(client: PrismaClient) {
+async function measureCheckout(client: PrismaClient, catalog: number) {
   const pool = (
     await client.$queryRaw<{ id: string }[]>`
       SELECT l.id::text AS id FROM listings l JOIN stores s ON s.id = l.store_id JOIN products p ON p.id = l.product_id
       WHERE l.status = 'active' AND s.status = 'active' AND p.publicly_listed AND l.quantity >= 20 AND NOT l.allow_backorder
       ORDER BY md5(l.id::text) LIMIT 2000`
   ).map((r) => r.id);
-  const port = await freePort();
-  const app = await startApp(port, "30000");
-  try {
-    const base = `http://127.0.0.1:${port}`;
+  await withApp("30000", async (bases) => {
+    // Each guest keeps to one instance (its cart and checkout token); guests take them in turn.
+    let turn = 0;
+    const guest = () => new Guest(bases[turn++ % bases.length]!);
     const pick = () => Array.from({ length: 3 }, () => pool[Math.floor(Math.random() * pool.length)]!).filter((id, i, all) => all.indexOf(id) === i);
-    const latencies: number[] = [];
-    let failed = 0;
-    const buyer = async (until: number) => {
-      while (Date.now() < until) {
-        const guest = new Guest(base);
-        const fields = await guest.prepare(pick());
-        const started = performance.now();
-        const placed = await guest.request("POST", "/checkout/place", fields);
-        const ms = performance.now() - started;
-        if (placed.status === 303 && placed.location.startsWith("/checkout/confirmation/")) latencies.push(ms);
-        else failed++;
-      }
+    const pass = async (seconds: number): Promise<Stats> => {
+      const latencies: number[] = [];
+      let failed = 0;
+      const until = Date.now() + seconds * 1000;
+      const buyer = async () => {
+        while (Date.now() < until) {
+          const g = guest();
+          const fields = await g.prepare(pick());
+          const started = performance.now();
+          const placed = await g.request("POST", "/checkout/place", fields);
+          const ms = performance.now() - started;
+          if (placed.status === 303 && placed.location.startsWith("/checkout/confirmation/")) latencies.push(ms);
+          else failed++;
+        }
+      };
+      await Promise.all(Array.from({ length: connections }, buyer));
+      return statsOf(latencies, seconds, failed);
     };
-    await Promise.all(Array.from({ length: connections }, () => buyer(Date.now() + 2_000)));
-    latencies.length = 0;
-    failed = 0;
-    await Promise.all(Array.from({ length: connections }, () => buyer(Date.now() + duration * 1000)));
-    latencies.sort((a, b) => a - b);
-    const pct = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor((p / 100) * latencies.length))]! * 10) / 10;
+    await pass(2); // warm-up
+    const of: Run[] = [];
+    for (let i = 1; i <= runs; i++) {
+      of.push(await timed(() => pass(duration)));
+      console.error(`checkout, run ${i}/${runs}: p95 ${of.at(-1)!.p95} ms, load ${of.at(-1)!.load}`);
+    }
+    const r = summary(of);
 
     // Oversell: `units` units, twice as many buyers, all placing at once.
     const units = 5;
     const [race] = await client.$queryRaw<{ id: string }[]>`
       UPDATE listings SET quantity = ${units} WHERE id = ${pool[0]}::uuid RETURNING id::text AS id`;
-    const racers = Array.from({ length: units * 2 + connections }, () => new Guest(base));
+    const racers = Array.from({ length: units * 2 + connections }, guest);
     const forms = await Promise.all(racers.map((g) => g.prepare([race!.id])));
     const before = await client.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM order_lines WHERE listing_id = ${race!.id}::uuid`;
     const results = await Promise.all(racers.map((g, i) => g.request("POST", "/checkout/place", forms[i]!)));
@@ -395,37 +563,40 @@ async function measureCheckout(client: PrismaClient) {
     const placedInRace = results.filter((r) => r.location.startsWith("/checkout/confirmation/")).length;
     const oversold = after!.n - before[0]!.n !== units || placedInRace !== units || after!.quantity !== 0;
 
-    console.log(`\n## Checkout (storefront, guests), ${products} products, ${connections} buyers at once, ${duration}s\n`);
-    console.log("| scenario | orders | p50 ms | p95 ms | p99 ms | orders/s | failed |");
+    console.log(`\n## Checkout (storefront, guests), ${catalog} products, ${connections} buyers at once, ${duration}s, median of ${runs} runs, ${target()}\n`);
+    console.log("| scenario | p50 ms | p95 ms | p99 ms | orders/s | failed | load avg (runs) |");
     console.log("|---|---|---|---|---|---|---|");
-    console.log(`| checkout: place order (3-line cart) | ${latencies.length} | ${pct(50)} | ${pct(95)} | ${pct(99)} | ${Math.round((latencies.length / duration) * 10) / 10} | ${failed} |`);
+    console.log(`| checkout: place order (3-line cart) | ${r.p50} | ${r.p95} | ${r.p99} | ${r.rps} | ${r.failed} | ${r.load} |`);
     console.log(
       `\nOversell check: ${racers.length} buyers at once for a listing with ${units} units: ${placedInRace} orders placed, ` +
         `${results.length - placedInRace} refused, quantity now ${after!.quantity}: ${oversold ? "OVERSOLD (bug)" : "no oversell"}.`,
     );
     if (oversold) process.exitCode = 1;
-  } finally {
-    process.kill(-app.pid!, "SIGTERM");
-  }
+  });
 }
 
 async function main() {
-  const client = await prepareDatabase();
+  const { client, catalog } = await prepareDatabase();
   try {
     if (args.only === "seller") {
-      await measureSeller(client);
+      await measureSeller(client, catalog);
       return;
     }
     if (args.only === "checkout") {
-      await measureCheckout(client);
+      await measureCheckout(client, catalog);
       return;
     }
-    await measure(client, "as deployed (search counts cached 30 s per process)", "30000");
-    await measure(client, "search counts cache off (every request computes its counts)", "0", (s) =>
-      s.name.startsWith("search"),
-    );
-    await measureSeller(client);
-    await measureCheckout(client);
+    if (ports) {
+      await measure(client, catalog, "as running", "");
+      console.log("\nSearch counts cache off: skipped (--ports: the bench cannot restart apps it did not start).");
+    } else {
+      await measure(client, catalog, "as deployed (search counts cached 30 s per process)", "30000");
+      await measure(client, catalog, "search counts cache off (every request computes its counts)", "0", (s) =>
+        s.name.startsWith("search"),
+      );
+    }
+    await measureSeller(client, catalog);
+    await measureCheckout(client, catalog);
     await explain(client);
   } finally {
     await client.$disconnect();

@@ -1,5 +1,5 @@
 import { absoluteUrl } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db, Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { CONDITION_LABELS, type ConditionValue, type ProductRecordData } from "@/lib/schemas/catalog";
 import { buyBoxWinner } from "./buy-box";
@@ -39,32 +39,7 @@ interface ProductRow {
  */
 export async function getProduct(slug: string): Promise<ProductRecordData> {
   if (!PRODUCT_SLUG.test(slug)) throw notFound(slug);
-  // One statement: the product, its breadcrumb and images, and its purchasable offers
-  // (offer_is_purchasable, the one SQL definition), cheapest first. An offer's shipping is its
-  // template's US standard rate, else its `*` standard rate (decisions.md), else 0.
-  const [product] = await db().$queryRaw<ProductRow[]>`
-    SELECT p.id, p.slug, p.title, p.description, p.gtin, p.mpn, p.attributes,
-           p.rating_avg::float8 AS rating_avg, p.rating_count,
-           CASE WHEN br.id IS NULL THEN NULL ELSE json_build_object('slug', br.slug, 'name', br.name) END AS brand,
-           (SELECT json_agg(json_build_object('slug', a.slug, 'name', a.name) ORDER BY nlevel(a.path))
-              FROM categories c JOIN categories a ON a.path @> c.path WHERE c.id = p.category_id) AS category_breadcrumb,
-           (SELECT coalesce(json_agg(json_build_object('url', i.url, 'alt', i.alt, 'width', i.width, 'height', i.height)
-                                     ORDER BY i.position, i.id), '[]'::json)
-              FROM product_images i WHERE i.product_id = p.id) AS images,
-           (SELECT coalesce(json_agg(json_build_object(
-                     'listing_id', l.id, 'price_cents', l.price_cents, 'list_price_cents', l.list_price_cents,
-                     'currency', l.currency, 'condition', l.condition, 'store_name', s.name, 'store_slug', s.slug,
-                     'in_stock', l.quantity > 0, 'created_at', l.created_at,
-                     'shipping_cents', coalesce((SELECT r.price_cents FROM shipping_rates r
-                                                 WHERE r.template_id = l.shipping_template_id
-                                                   AND r.service = 'standard' AND r.region IN ('US', '*')
-                                                 ORDER BY r.region = 'US' DESC LIMIT 1), 0))
-                   ORDER BY l.price_cents, l.created_at, l.id), '[]'::json)
-              FROM listings l JOIN stores s ON s.id = l.store_id
-              WHERE l.product_id = p.id
-                AND offer_is_purchasable(l.status, l.quantity, l.allow_backorder, s.status, p.publicly_listed)) AS offers
-    FROM products p LEFT JOIN brands br ON br.id = p.brand_id
-    WHERE p.slug = ${slug} AND p.publicly_listed`;
+  const [product] = await db().$queryRaw<ProductRow[]>(productStatement(slug));
   if (!product) throw notFound(slug);
 
   const offers = product.offers;
@@ -107,6 +82,36 @@ export async function getProduct(slug: string): Promise<ProductRecordData> {
       })),
     ),
   };
+}
+
+/** getProduct's statement (exported so the benchmark can time it). */
+export function productStatement(slug: string): Prisma.Sql {
+  // One statement: the product, its breadcrumb and images, and its purchasable offers
+  // (offer_is_purchasable, the one SQL definition), cheapest first. An offer's shipping is its
+  // template's US standard rate, else its `*` standard rate (decisions.md), else 0.
+  return Prisma.sql`
+    SELECT p.id, p.slug, p.title, p.description, p.gtin, p.mpn, p.attributes,
+           p.rating_avg::float8 AS rating_avg, p.rating_count,
+           CASE WHEN br.id IS NULL THEN NULL ELSE json_build_object('slug', br.slug, 'name', br.name) END AS brand,
+           (SELECT json_agg(json_build_object('slug', a.slug, 'name', a.name) ORDER BY nlevel(a.path))
+              FROM categories c JOIN categories a ON a.path @> c.path WHERE c.id = p.category_id) AS category_breadcrumb,
+           (SELECT coalesce(json_agg(json_build_object('url', i.url, 'alt', i.alt, 'width', i.width, 'height', i.height)
+                                     ORDER BY i.position, i.id), '[]'::json)
+              FROM product_images i WHERE i.product_id = p.id) AS images,
+           (SELECT coalesce(json_agg(json_build_object(
+                     'listing_id', l.id, 'price_cents', l.price_cents, 'list_price_cents', l.list_price_cents,
+                     'currency', l.currency, 'condition', l.condition, 'store_name', s.name, 'store_slug', s.slug,
+                     'in_stock', l.quantity > 0, 'created_at', l.created_at,
+                     'shipping_cents', coalesce((SELECT r.price_cents FROM shipping_rates r
+                                                 WHERE r.template_id = l.shipping_template_id
+                                                   AND r.service = 'standard' AND r.region IN ('US', '*')
+                                                 ORDER BY r.region = 'US' DESC LIMIT 1), 0))
+                   ORDER BY l.price_cents, l.created_at, l.id), '[]'::json)
+              FROM listings l JOIN stores s ON s.id = l.store_id
+              WHERE l.product_id = p.id
+                AND offer_is_purchasable(l.status, l.quantity, l.allow_backorder, s.status, p.publicly_listed)) AS offers
+    FROM products p LEFT JOIN brands br ON br.id = p.brand_id
+    WHERE p.slug = ${slug} AND p.publicly_listed`;
 }
 
 // Anything that cannot be a slug (a NUL byte, 10 KB of text) is simply not found.
