@@ -25,10 +25,10 @@ import { createServer } from "node:net";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
-import { interpretQuery, interpretStatement } from "@/lib/catalog/interpret";
 import { productStatement } from "@/lib/catalog/product";
+import { interpretStatement } from "@/lib/catalog/interpret";
 import { parseQuery } from "@/lib/catalog/query";
-import { brandIdsOf, categoryScope, searchStatements } from "@/lib/catalog/search";
+import { prepareSearch } from "@/lib/catalog/search";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { createDb, type Prisma, type PrismaClient } from "@/lib/db";
 import { migrate } from "@/lib/db/migrate";
@@ -225,11 +225,8 @@ interface Scenario {
  */
 async function searchSql(queryString: string): Promise<Prisma.Sql[]> {
   const params = SearchQuery.parse(queryObject(new URLSearchParams(queryString)));
-  const scope = params.category ? await categoryScope(params.category) : null;
-  const brandIds = params.brand?.length ? await brandIdsOf(params.brand) : null;
-  const text = params.q ? await interpretQuery(params.q) : null;
   const words = params.q ? parseQuery(params.q).words : [];
-  const { page, counts } = searchStatements(params, scope, brandIds, {}, text);
+  const { page, counts } = (await prepareSearch(params)).statements;
   return [...(words.length ? [interpretStatement(words)] : []), page, counts];
 }
 
@@ -341,10 +338,7 @@ async function explain(client: PrismaClient) {
   ];
   for (const [label, qs] of cases) {
     const params = SearchQuery.parse(queryObject(new URLSearchParams(qs)));
-    const scope = params.category ? await categoryScope(params.category) : null;
-    const brandIds = params.brand?.length ? await brandIdsOf(params.brand) : null;
-    const text = params.q ? await interpretQuery(params.q) : null;
-    for (const [part, stmt] of Object.entries(searchStatements(params, scope, brandIds, {}, text))) {
+    for (const [part, stmt] of Object.entries((await prepareSearch(params)).statements)) {
       const plan = await client.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
         `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${stmt.text}`,
         ...stmt.values,
