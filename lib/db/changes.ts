@@ -90,6 +90,7 @@ function startFeed(): ChangeFeed {
   const connected = (now: boolean) => {
     feed.connected = now;
     if (!now) return;
+    log({ level: "info", msg: "catalog changes: listening (caches start afresh)" });
     // Whatever was sent while nobody listened is lost: everything may have changed.
     deliver({ kind: "search" });
     deliver({ kind: "products", ids: "all" });
@@ -112,7 +113,7 @@ function listenEmbedded(hear: (payload: string) => void, connected: (now: boolea
 
 function listenOnServer(connectionString: string, hear: (payload: string) => void, connected: (now: boolean) => void) {
   let delay = RECONNECT_MIN_MS;
-  // Logged when listening stops and when it resumes, not at every failed attempt in between.
+  // Logged when listening stops (and resumes, in `connected`), not at every failed attempt.
   let down = false;
   const connect = async () => {
     const client = new pg.Client({
@@ -153,7 +154,6 @@ function listenOnServer(connectionString: string, hear: (payload: string) => voi
     }
     if (lost) return;
     delay = RECONNECT_MIN_MS;
-    if (down) log({ level: "info", msg: "catalog changes: listening again" });
     down = false;
     connected(true);
   };
