@@ -1,5 +1,7 @@
+import { LRUCache } from "lru-cache";
 import { absoluteUrl } from "@/lib/config";
 import { db, Prisma } from "@/lib/db";
+import { onCatalogChange } from "@/lib/db/changes";
 import { AppError } from "@/lib/errors";
 import { CONDITION_LABELS, type ConditionValue, type ProductRecordData } from "@/lib/schemas/catalog";
 import { buyBoxWinner } from "./buy-box";
@@ -36,8 +38,63 @@ interface ProductRow {
 /**
  * A publicly listed product with its currently purchasable offers, cheapest first, and the
  * buy-box winner. Anything not publicly listed is "not found", whatever the reason.
+ *
+ * Records are read far more often than sellers change them, so each process keeps the ones it
+ * found and forgets one as soon as the database reports its product changed (lib/db/changes.ts);
+ * the TTL is the backstop for a listener that is reconnecting. A "not found" is never kept, so a
+ * product that becomes listed shows at once. PRODUCT_CACHE_TTL_MS=0 turns the cache off.
  */
 export async function getProduct(slug: string): Promise<ProductRecordData> {
+  const cache = productRecords();
+  const kept = cache?.records.get(slug);
+  if (kept) return kept;
+  const changesBefore = cache?.changes;
+  const record = await readProduct(slug);
+  // A change heard during the read may have committed after its snapshot: keep nothing then.
+  if (cache && cache.changes === changesBefore) cache.records.set(slug, deepFreeze(record));
+  return record;
+}
+
+const productTtlMs = Number(process.env.PRODUCT_CACHE_TTL_MS ?? 60_000);
+
+interface ProductRecords {
+  records: LRUCache<string, ProductRecordData>;
+  /** Product changes heard so far. */
+  changes: number;
+}
+
+// One per process, on globalThis: the API routes, the pages and the MCP tools are separate bundles.
+const holder = globalThis as unknown as { __productRecords?: ProductRecords };
+
+function productRecords(): ProductRecords | null {
+  if (!(productTtlMs > 0)) return null;
+  if (holder.__productRecords) return holder.__productRecords;
+  const cache: ProductRecords = { records: new LRUCache({ max: 5_000, ttl: productTtlMs }), changes: 0 };
+  onCatalogChange((change) => {
+    if (change.kind !== "products") return;
+    cache.changes++;
+    if (change.ids === "all") return cache.records.clear();
+    const ids = new Set(change.ids);
+    const stale: string[] = [];
+    cache.records.forEach((record, slug) => {
+      if (ids.has(record.id)) stale.push(slug);
+    });
+    for (const slug of stale) cache.records.delete(slug);
+  });
+  holder.__productRecords = cache;
+  return cache;
+}
+
+/** One kept record is handed to many requests: none of them may change it. */
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === "object" && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const child of Object.values(value)) deepFreeze(child);
+  }
+  return value;
+}
+
+async function readProduct(slug: string): Promise<ProductRecordData> {
   if (!PRODUCT_SLUG.test(slug)) throw notFound(slug);
   const [product] = await db().$queryRaw<ProductRow[]>(productStatement(slug));
   if (!product) throw notFound(slug);

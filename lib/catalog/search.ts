@@ -1,5 +1,6 @@
 import { absoluteUrl } from "@/lib/config";
 import { db, Prisma } from "@/lib/db";
+import { onCatalogChange } from "@/lib/db/changes";
 import { AppError } from "@/lib/errors";
 import {
   CONDITION_LABELS,
@@ -236,25 +237,47 @@ export async function searchCategoryFacet(
 }
 
 /**
- * Total and facet counts are the expensive part of a search (a pass over every matching
- * product) and the same for every page and sort of one query, so they are kept briefly per
- * process; identical concurrent requests share one computation. The TTL stays inside the
- * `s-maxage=60` freshness that shared caches already get. SEARCH_COUNTS_TTL_MS=0 turns it off.
+ * Total and facet counts are the expensive part of a search (for text, a pass over every matching
+ * product) and the same for every page and sort of one query, so they are kept per process;
+ * identical concurrent requests share one computation. The cache is emptied whenever
+ * product_search changes (the `search` notification, lib/db/changes.ts), so a seller's change
+ * shows on every instance within moments; the TTL (SEARCH_COUNTS_TTL_MS, 0 turns the cache off)
+ * is the backstop while a listener reconnects, inside the `s-maxage=60` shared caches get anyway.
  */
 const countsTtlMs = Number(process.env.SEARCH_COUNTS_TTL_MS ?? 30_000);
-const countsCache =
-  countsTtlMs > 0
-    ? new LRUCache<string, CountRow[], Prisma.Sql>({
-        max: 2_000,
-        ttl: countsTtlMs,
-        fetchMethod: (_key, _stale, { context }) => queryCounts(context),
-      })
-    : null;
+
+interface CountsCache {
+  entries: LRUCache<string, CountRow[], Prisma.Sql>;
+  /** `search` changes heard so far. */
+  changes: number;
+}
+
+let countsHolder: CountsCache | null | undefined;
+/** The cache, made (and subscribed to changes) on first use: importing this module opens nothing. */
+function countsCache(): CountsCache | null {
+  if (countsHolder !== undefined) return countsHolder;
+  if (!(countsTtlMs > 0)) return (countsHolder = null);
+  const cache: CountsCache = {
+    entries: new LRUCache<string, CountRow[], Prisma.Sql>({
+      max: 2_000,
+      ttl: countsTtlMs,
+      fetchMethod: (_key, _stale, { context }) => queryCounts(context),
+    }),
+    changes: 0,
+  };
+  onCatalogChange((change) => {
+    if (change.kind !== "search") return;
+    cache.changes++;
+    cache.entries.clear();
+  });
+  return (countsHolder = cache);
+}
 
 const queryCounts = async (statement: Prisma.Sql) => mergeCountRows(await db().$queryRaw<CountRow[]>(statement));
 
 async function cachedCounts(params: SearchParams, restriction: SearchRestriction, statement: Prisma.Sql): Promise<CountRow[]> {
-  if (!countsCache) return queryCounts(statement);
+  const cache = countsCache();
+  if (!cache) return queryCounts(statement);
   // Keyed by what the counts depend on: the filters, not page or sort.
   const key = JSON.stringify([
     params.q ?? null,
@@ -266,7 +289,10 @@ async function cachedCounts(params: SearchParams, restriction: SearchRestriction
     params.price_max_cents ?? null,
     restriction.storeId ?? null,
   ]);
-  const rows = await countsCache.fetch(key, { context: statement });
+  const changesBefore = cache.changes;
+  const rows = await cache.entries.fetch(key, { context: statement });
+  // A change heard while counting may have committed after the statement's snapshot.
+  if (cache.changes !== changesBefore) cache.entries.delete(key);
   return rows!;
 }
 

@@ -65,6 +65,11 @@ export interface EmbeddedDatabase {
   listenPort(): number | undefined;
   /** A Prisma client over the gate (what `createDb()` returns without DATABASE_URL). */
   prisma(): PrismaClient;
+  /**
+   * Calls `callback` with the payload of every NOTIFY on `channel`, whether the app's statements
+   * or a wire client's raised it; resolves once the session listens. Returns the unsubscribe.
+   */
+  listen(channel: string, callback: (payload: string) => void): Promise<() => void>;
   close(): Promise<void>;
 }
 
@@ -210,6 +215,20 @@ export function openEmbedded(dataDir: string, { listenPort }: OpenOptions = {}):
     return pglite;
   };
 
+  // LISTEN subscribers by channel. PGlite's own listeners hear what the app's statements raise;
+  // the wire listener hands over what its clients' statements raise (it bypasses PGlite's parsing).
+  const subscribers = new Map<string, Set<(payload: string) => void>>();
+  const listening = new Map<string, Promise<void>>();
+  const dispatch = (channel: string, payload: string) => {
+    for (const callback of subscribers.get(channel) ?? []) {
+      try {
+        callback(payload);
+      } catch (err) {
+        log(`a listener on ${channel} failed: ${String(err)}`);
+      }
+    }
+  };
+
   const ready = gate.run(async () => {
     mkdirSync(dataDir, { recursive: true });
     unlock = await takeLock(dataDir);
@@ -236,7 +255,9 @@ export function openEmbedded(dataDir: string, { listenPort }: OpenOptions = {}):
       log(`applied ${applied.join(", ")}`);
     }
     if (listenPort !== undefined) {
-      wire = await serveWireProtocol(pglite, gate, { port: listenPort });
+      wire = await serveWireProtocol(pglite, gate, { port: listenPort, onNotification: dispatch });
+      const server = wire;
+      pglite.onNotification((channel, payload) => server.forward(channel, payload));
       log(`PostgreSQL clients may connect to postgresql://postgres@127.0.0.1:${wire.port}/postgres`);
     }
   });
@@ -257,6 +278,26 @@ export function openEmbedded(dataDir: string, { listenPort }: OpenOptions = {}):
     ready,
     prisma: () => prismaOver(adapterClient(opened, turn)),
     listenPort: () => wire?.port,
+    listen: async (channel, callback) => {
+      const callbacks = subscribers.get(channel) ?? new Set();
+      subscribers.set(channel, callbacks);
+      callbacks.add(callback);
+      let started = listening.get(channel);
+      if (!started) {
+        started = turn(() => opened().listen(channel, (payload) => dispatch(channel, payload))).then(() => {});
+        listening.set(channel, started);
+        started.catch(() => listening.delete(channel));
+      }
+      try {
+        await started;
+      } catch (err) {
+        callbacks.delete(callback);
+        throw err;
+      }
+      return () => {
+        callbacks.delete(callback);
+      };
+    },
     close: () =>
       (closing ??= (async () => {
         await ready.catch(() => {});

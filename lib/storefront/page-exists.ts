@@ -1,5 +1,6 @@
 import { LRUCache } from "lru-cache";
 import { db } from "@/lib/db";
+import { onCatalogChange } from "@/lib/db/changes";
 
 /**
  * Does a storefront page for a slug exist, decided before the page renders?
@@ -12,7 +13,9 @@ import { db } from "@/lib/db";
  * (findCategory), an active store (getPublicStore), a published help article (getHelpArticle).
  *
  * Only "exists" is remembered, briefly: a product that becomes visible shows at once, and one that
- * stops being visible is forgotten by the page that finds it gone (forgetStorefrontPage).
+ * stops being visible is forgotten by the page that finds it gone (forgetStorefrontPage). Every
+ * catalog change the database reports (lib/db/changes.ts) clears what was remembered, in every
+ * process; help articles are not reported, their pages forget them.
  */
 
 export type StorefrontPageKind = "product" | "category" | "store" | "help";
@@ -52,10 +55,19 @@ const ttlMs = Number(process.env.STOREFRONT_EXISTS_TTL_MS ?? 10_000);
 
 // One per process, on globalThis: the proxy and the pages are separate bundles in one process,
 // and a page that finds its subject gone must clear what the proxy remembered.
-const holder = globalThis as unknown as { __storefrontPagesSeen?: LRUCache<string, true> };
+const holder = globalThis as unknown as { __storefrontPagesSeen?: LRUCache<string, true>; __storefrontPageChanges?: number };
 function seen(): LRUCache<string, true> | null {
   if (!(ttlMs > 0)) return null;
-  holder.__storefrontPagesSeen ??= new LRUCache<string, true>({ max: 10_000, ttl: ttlMs });
+  if (!holder.__storefrontPagesSeen) {
+    const cache = new LRUCache<string, true>({ max: 10_000, ttl: ttlMs });
+    // Which products, stores or categories stopped existing is not worth working out: forget all.
+    onCatalogChange((change) => {
+      if (change.kind !== "products") return;
+      holder.__storefrontPageChanges = (holder.__storefrontPageChanges ?? 0) + 1;
+      cache.clear();
+    });
+    holder.__storefrontPagesSeen = cache;
+  }
   return holder.__storefrontPagesSeen;
 }
 
@@ -66,8 +78,10 @@ export async function storefrontPageExists(page: StorefrontPageRef): Promise<boo
   if (!SLUG[page.kind].test(page.slug)) return false;
   const cache = seen();
   if (cache?.has(key(page))) return true;
+  const changesBefore = holder.__storefrontPageChanges;
   const exists = await lookup(page);
-  if (exists) cache?.set(key(page), true);
+  // A change heard during the lookup may have committed after its snapshot: remember nothing then.
+  if (exists && holder.__storefrontPageChanges === changesBefore) cache?.set(key(page), true);
   return exists;
 }
 
