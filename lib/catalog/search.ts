@@ -1,4 +1,5 @@
 import { absoluteUrl } from "@/lib/config";
+import { InvalidatedCache } from "@/lib/cache/invalidated-cache";
 import { db, Prisma } from "@/lib/db";
 import { onCatalogChange } from "@/lib/db/changes";
 import { AppError } from "@/lib/errors";
@@ -10,7 +11,6 @@ import {
   type ProductCardData,
   type SearchParams,
 } from "@/lib/schemas/catalog";
-import { LRUCache } from "lru-cache";
 import { ensureFacetCompaction } from "./facet-compaction";
 import { bitmapCounts, bucketsInRange } from "./facet-counts";
 import { interpretQuery, type TextQuery } from "./interpret";
@@ -246,29 +246,14 @@ export async function searchCategoryFacet(
  */
 const countsTtlMs = Number(process.env.SEARCH_COUNTS_TTL_MS ?? 30_000);
 
-interface CountsCache {
-  entries: LRUCache<string, CountRow[], Prisma.Sql>;
-  /** `search` changes heard so far. */
-  changes: number;
-}
-
-let countsHolder: CountsCache | null | undefined;
+let countsHolder: InvalidatedCache<CountRow[]> | null | undefined;
 /** The cache, made (and subscribed to changes) on first use: importing this module opens nothing. */
-function countsCache(): CountsCache | null {
+function countsCache(): InvalidatedCache<CountRow[]> | null {
   if (countsHolder !== undefined) return countsHolder;
   if (!(countsTtlMs > 0)) return (countsHolder = null);
-  const cache: CountsCache = {
-    entries: new LRUCache<string, CountRow[], Prisma.Sql>({
-      max: 2_000,
-      ttl: countsTtlMs,
-      fetchMethod: (_key, _stale, { context }) => queryCounts(context),
-    }),
-    changes: 0,
-  };
+  const cache = new InvalidatedCache<CountRow[]>({ max: 2_000, ttlMs: countsTtlMs });
   onCatalogChange((change) => {
-    if (change.kind !== "search") return;
-    cache.changes++;
-    cache.entries.clear();
+    if (change.kind === "search") cache.invalidate();
   });
   return (countsHolder = cache);
 }
@@ -289,11 +274,7 @@ async function cachedCounts(params: SearchParams, restriction: SearchRestriction
     params.price_max_cents ?? null,
     restriction.storeId ?? null,
   ]);
-  const changesBefore = cache.changes;
-  const rows = await cache.entries.fetch(key, { context: statement });
-  // A change heard while counting may have committed after the statement's snapshot.
-  if (cache.changes !== changesBefore) cache.entries.delete(key);
-  return rows!;
+  return cache.fetch(key, () => queryCounts(statement));
 }
 
 /** Bit of a condition in condition masks: its position in spec 2.7 (= the database enum). */
