@@ -2,7 +2,8 @@
  * Runs once when a server process starts, before it takes requests. The configuration is checked
  * first (a missing secret stops the app with a message naming it). Without DATABASE_URL the app
  * uses the embedded database: it is opened now (and migrated and seeded on its first start), so
- * that the first request does not wait for that. `next build` never opens it.
+ * that the first request does not wait for that. `next build` never opens it. Then the server's
+ * background work starts: folding changed products into the facet bitmaps.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
@@ -12,4 +13,6 @@ export async function register() {
     const { openAtStartup } = await import("./lib/db/embedded");
     await openAtStartup();
   }
+  const { ensureFacetCompaction } = await import("./lib/catalog/facet-compaction");
+  ensureFacetCompaction();
 }

@@ -1,6 +1,6 @@
 /**
  * npm run bench [-- --products 100000] [--duration 10] [--connections 8] [--runs 3] [--reseed]
- *                  [--only seller|checkout] [--db URL] [--ports 3000,3001]
+ *                  [--only seller|checkout|<scenario name prefix>] [--db URL] [--ports 3000,3001]
  *
  * Builds (once) a benchmark database of the given size, starts the built app on it, drives the
  * public API and the seller API with autocannon over varied requests per scenario, and guest
@@ -57,7 +57,8 @@ const portList = args.ports ?? process.env.BENCH_PORTS;
 const ports = portList ? portList.split(",").map((p) => Number(p.trim())) : null;
 if (ports?.some((p) => !Number.isInteger(p) || p <= 0)) throw new Error(`--ports/BENCH_PORTS: not a list of ports: ${portList}`);
 if (existingDb && args.reseed) throw new Error("--reseed drops the database: not with --db/BENCH_DB");
-if (args.only && !["seller", "checkout"].includes(args.only)) throw new Error("--only takes seller or checkout");
+// `--only seller|checkout`, or the start of public scenario names (`--only "search: filtered"`).
+const onlyPublic = args.only && !["seller", "checkout"].includes(args.only) ? args.only : null;
 const adminUrl = new URL(args.admin);
 const benchUrl = new URL(existingDb ?? adminUrl);
 if (!existingDb) benchUrl.pathname = `/mkt_bench_${products}`;
@@ -580,15 +581,17 @@ async function main() {
       await measureCheckout(client, catalog);
       return;
     }
+    const picked = (s: Scenario) => onlyPublic === null || s.name.startsWith(onlyPublic);
     if (ports) {
-      await measure(client, catalog, "as running", "");
+      await measure(client, catalog, "as running", "", picked);
       console.log("\nSearch counts cache off: skipped (--ports: the bench cannot restart apps it did not start).");
     } else {
-      await measure(client, catalog, "as deployed (search counts cached 30 s per process)", "30000");
+      await measure(client, catalog, "as deployed (search counts cached 30 s per process)", "30000", picked);
       await measure(client, catalog, "search counts cache off (every request computes its counts)", "0", (s) =>
-        s.name.startsWith("search"),
+        s.name.startsWith("search") && picked(s),
       );
     }
+    if (onlyPublic !== null) return;
     await measureSeller(client, catalog);
     await measureCheckout(client, catalog);
     await explain(client);

@@ -3,7 +3,7 @@ import { db } from "@/lib/db";
 /**
  * Folds the products changed since the last compaction into the facet bitmaps (migration
  * 20261126000000_facet_bitmaps), every FACET_COMPACT_INTERVAL_MS (default 2 s; 0 turns it off)
- * in every app process that has served a search. Counts are exact either way (a reader counts
+ * in every app server process (started by instrumentation.ts; scripts never run it). Counts are exact either way (a reader counts
  * pending products from their rows); compaction only keeps that part small. Instances take turns
  * through the function's advisory lock: one that finds it held skips its turn.
  */

@@ -11,7 +11,6 @@ import {
   type ProductCardData,
   type SearchParams,
 } from "@/lib/schemas/catalog";
-import { ensureFacetCompaction } from "./facet-compaction";
 import { bitmapCounts, bucketsInRange } from "./facet-counts";
 import { interpretQuery, type TextQuery } from "./interpret";
 import { loadPriceBuckets, type PriceBucket } from "./price-buckets";
@@ -118,7 +117,6 @@ export interface CountRow {
  * the price buckets. Exported so that the benchmark runs exactly these statements.
  */
 export async function prepareSearch(params: SearchParams, restriction: SearchRestriction = {}) {
-  ensureFacetCompaction();
   const [scope, brandIds, text, buckets] = await Promise.all([
     params.category ? categoryScope(params.category) : Promise.resolve<Scope | null>(null),
     params.brand?.length ? brandIdsOf(params.brand) : Promise.resolve(null),
