@@ -1,5 +1,6 @@
 import { db, Prisma } from "@/lib/db";
 import { allowedEdits, corrections, MIN_PREFIX_LENGTH, parseQuery } from "./query";
+import { searchCache } from "./search-cache";
 
 /** One word of a query as it will be matched. */
 export interface WordGroup {
@@ -34,6 +35,8 @@ interface WordRow {
   near: string[] | null;
 }
 
+const readingsCache = searchCache<WordRow[]>(5_000);
+
 /**
  * Reads a query: each word is kept when the catalog contains it; a word it does not contain is
  * replaced by its nearest dictionary words within the allowed edits (one from 5 letters, two
@@ -47,7 +50,9 @@ export async function interpretQuery(q: string, options: { literal?: boolean } =
   const strict = options.literal ?? false;
   if (parsed.words.length === 0) return { groups: [], excluded: parsed.excluded, dropped: parsed.overflow, key, corrected: null, strict };
 
-  const rows = await db().$queryRaw<WordRow[]>(interpretStatement(parsed.words, options));
+  // How the catalog's dictionaries read these words: the same until product_search changes.
+  const read = () => db().$queryRaw<WordRow[]>(interpretStatement(parsed.words, options));
+  const rows = (await readingsCache()?.fetch(JSON.stringify([parsed.words, strict]), read)) ?? (await read());
 
   const groups: WordGroup[] = [];
   const dropped: string[] = [];

@@ -1,7 +1,5 @@
 import { absoluteUrl } from "@/lib/config";
-import { InvalidatedCache } from "@/lib/cache/invalidated-cache";
 import { db, Prisma } from "@/lib/db";
-import { onCatalogChange } from "@/lib/db/changes";
 import { AppError } from "@/lib/errors";
 import {
   CONDITION_LABELS,
@@ -14,6 +12,7 @@ import {
 import { bitmapCounts, bucketsInRange } from "./facet-counts";
 import { interpretQuery, type TextQuery } from "./interpret";
 import { loadPriceBuckets, type PriceBucket } from "./price-buckets";
+import { searchCache } from "./search-cache";
 import { textSource } from "./text-match";
 
 const sql = Prisma.sql;
@@ -236,25 +235,10 @@ export async function searchCategoryFacet(
 
 /**
  * Total and facet counts are the expensive part of a search (for text, a pass over every matching
- * product) and the same for every page and sort of one query, so they are kept per process;
- * identical concurrent requests share one computation. The cache is emptied whenever
- * product_search changes (the `search` notification, lib/db/changes.ts), so a seller's change
- * shows on every instance within moments; the TTL (SEARCH_COUNTS_TTL_MS, 0 turns the cache off)
- * is the backstop while a listener reconnects, inside the `s-maxage=60` shared caches get anyway.
+ * product) and the same for every page and sort of one query, so they are kept per process until
+ * product_search changes (./search-cache.ts); identical concurrent requests share one computation.
  */
-const countsTtlMs = Number(process.env.SEARCH_COUNTS_TTL_MS ?? 30_000);
-
-let countsHolder: InvalidatedCache<CountRow[]> | null | undefined;
-/** The cache, made (and subscribed to changes) on first use: importing this module opens nothing. */
-function countsCache(): InvalidatedCache<CountRow[]> | null {
-  if (countsHolder !== undefined) return countsHolder;
-  if (!(countsTtlMs > 0)) return (countsHolder = null);
-  const cache = new InvalidatedCache<CountRow[]>({ max: 2_000, ttlMs: countsTtlMs });
-  onCatalogChange((change) => {
-    if (change.kind === "search") cache.invalidate();
-  });
-  return (countsHolder = cache);
-}
+const countsCache = searchCache<CountRow[]>(2_000);
 
 const queryCounts = async (statement: Prisma.Sql) => mergeCountRows(await db().$queryRaw<CountRow[]>(statement));
 

@@ -185,6 +185,27 @@ describe("search counts: kept until product_search changes", () => {
   });
 });
 
+describe("query readings: kept until product_search changes", () => {
+  it("a word that enters the catalog is read as a word of it at once", async () => {
+    const search = async () => {
+      const res = await fetch(`${app.baseUrl}/api/public/v1/search?q=zyzzogeton`, {
+        headers: { "X-Forwarded-For": randomClientIp() },
+        signal: AbortSignal.timeout(25_000),
+      });
+      return { total: ((await res.json()) as any).meta.total as number, relaxed: res.headers.get("x-query-relaxed") };
+    };
+    // Unknown to the dictionary: dropped, nothing found (and this reading is kept).
+    expect(await search()).toEqual({ total: 0, relaxed: "true" });
+    const { rows } = await app.pool.query<{ title: string }>("SELECT title FROM products WHERE slug = $1", [SLUG]);
+    await app.pool.query("UPDATE products SET title = title || ' Zyzzogeton' WHERE slug = $1", [SLUG]);
+    try {
+      expect(await eventually(search, (r) => r.total === 1)).toEqual({ total: 1, relaxed: null });
+    } finally {
+      await app.pool.query("UPDATE products SET title = $2 WHERE slug = $1", [SLUG, rows[0]!.title]);
+    }
+  });
+});
+
 describe("two instances", () => {
   let b: StartedServer;
   beforeAll(async () => {
