@@ -4,7 +4,7 @@
  * a seller's change made stale; their TTLs stay as a backstop.
  *
  * Triggers NOTIFY the channel `catalog_changes` at commit (prisma/migrations/*_catalog_notify and
- * *_facet_counts): `products:<id>,<id>,...` (these products' public records may have changed),
+ * *_facet_bitmaps): `products:<id>,<id>,...` (these products' public records may have changed),
  * `products:*` (any may have), `search` (search results and counts may have). A process listens on
  * one connection of its own, opened on the first subscription: with DATABASE_URL a node-postgres
  * client (application_name `marketplace-listener`, outside Prisma's pool) that reconnects by

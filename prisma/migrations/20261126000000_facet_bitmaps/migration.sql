@@ -130,30 +130,26 @@ CREATE TYPE facet_state AS (product_id uuid, ordinal integer, old_path ltree, ol
                             new_path ltree, new_brand uuid, new_mask bigint);
 CREATE TYPE facet_change AS (dim "char", key text, chunk integer, offsets integer[], vals boolean[]);
 
--- Folds the pending products into the bitmaps. Returns how many products it applied, or -1 when
--- another compaction or rebuild holds the lock (then nothing is done).
-CREATE FUNCTION compact_facet_bitmaps() RETURNS integer LANGUAGE plpgsql AS $$
+-- Folds up to max_products pending products into the bitmaps (bit by bit: about a second for
+-- 10,000 products, inside the app's statement timeout; a larger backlog takes several turns, and
+-- rebuild_facet_bitmaps() does everything in one pass where no timeout applies). Returns how many
+-- products it applied, or -1 when another compaction or rebuild holds the lock (then it did nothing).
+CREATE FUNCTION compact_facet_bitmaps(max_products integer DEFAULT 10000) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   ids uuid[];
   states facet_state[];
   changes facet_change[];
-  members integer;
 BEGIN
   IF NOT pg_try_advisory_xact_lock(hashtext('facet_bitmaps')) THEN
     RETURN -1;
   END IF;
   -- Only pending rows committed before this statement are taken; a later change stays pending,
   -- and is read from its row until the next compaction.
-  WITH taken AS (DELETE FROM facet_pending RETURNING product_id)
+  WITH batch AS (SELECT DISTINCT product_id FROM facet_pending LIMIT max_products),
+       taken AS (DELETE FROM facet_pending p USING batch b WHERE p.product_id = b.product_id RETURNING p.product_id)
   SELECT array_agg(DISTINCT product_id) INTO ids FROM taken;
   IF ids IS NULL THEN
     RETURN 0;
-  END IF;
-  SELECT count(*) INTO members FROM facet_members;
-  IF cardinality(ids) > 50000 AND cardinality(ids) * 4 > members THEN
-    -- Cheaper to build anew than to set bits one by one.
-    PERFORM rebuild_facet_bitmaps();
-    RETURN cardinality(ids);
   END IF;
 
   INSERT INTO facet_members (product_id)
