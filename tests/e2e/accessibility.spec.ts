@@ -88,6 +88,9 @@ async function signIn(page: Page, email: string) {
 const apiHeaders = () => ({ "X-Forwarded-For": `10.${randomInt(256)}.${randomInt(256)}.${randomInt(1, 255)}` });
 
 test.describe("accessibility", () => {
+  // Each page is analysed by axe at two widths, which is CPU work: the longest test (a dozen pages)
+  // took over a minute under a CPU hog on a 2-core machine. Time limits here only stop a hang.
+  test.describe.configure({ timeout: 240_000 });
   test.use({ navigationTimeout: 15_000 });
 
   test("storefront pages: home, search, category, product, store, help, sign-in, register", async ({ page }, testInfo) => {
