@@ -29,6 +29,12 @@ const Env = z
      * other special-use addresses stay refused; never set it in production.
      */
     OAUTH_CIMD_ALLOW_LOOPBACK: z.enum(["on", "off"]).default("off"),
+    /**
+     * Exact stock comparisons each listing answers on cart links, whoever asks: this many at once,
+     * refilled at this many a day (lib/cart/links.ts). Past it, a line asking for more than one
+     * unit is accepted unchecked (the link is checked again when opened).
+     */
+    STOCK_PROBE_BUDGET: z.coerce.number().int().min(1).max(1_000_000).default(3),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
@@ -54,6 +60,8 @@ export interface AppConfig {
   devOutbox: boolean;
   /** Tests only: client ID metadata documents may be fetched from loopback addresses. */
   oauthCimdAllowLoopback: boolean;
+  /** Exact stock comparisons per listing on cart links: at once, and refilled per day. */
+  stockProbeBudget: number;
 }
 
 let cached: AppConfig | undefined;
@@ -76,6 +84,7 @@ export function config(): AppConfig {
     emailDelivery: env.EMAIL_DELIVERY,
     devOutbox: env.NODE_ENV !== "production" ? env.DEV_OUTBOX !== "off" : env.DEV_OUTBOX === "on",
     oauthCimdAllowLoopback: env.OAUTH_CIMD_ALLOW_LOOPBACK === "on",
+    stockProbeBudget: env.STOCK_PROBE_BUDGET,
   };
   return cached;
 }

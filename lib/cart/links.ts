@@ -2,7 +2,8 @@ import { absoluteUrl } from "@/lib/config";
 import { db } from "@/lib/db";
 import { AppError, type RejectedLine } from "@/lib/errors";
 import { CART_LINK_LIMITS, type CartLinkRequestData, type CartLinkResultData } from "@/lib/schemas/cart";
-import { checkLines, isPurchasable } from "./availability";
+import { consume } from "@/lib/ratelimit";
+import { checkLines, isPurchasable, type LineCheck } from "./availability";
 import { isToken, newToken, tokenHash } from "./token";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -18,8 +19,7 @@ export function cartLinkUrl(token: string): string {
  * throws `no_purchasable_lines` carrying the same `rejected` list.
  */
 export async function createCartLink(request: CartLinkRequestData): Promise<CartLinkResultData> {
-  const lines = sumLines(request.items);
-  const checks = await checkLines(lines);
+  const checks = await Promise.all((await checkLines(sumLines(request.items))).map(withinProbeBudget));
   const accepted = checks.filter((c) => isPurchasable(c.status));
   const rejected: RejectedLine[] = checks
     .filter((c) => !isPurchasable(c.status))
@@ -53,6 +53,23 @@ export async function createCartLink(request: CartLinkRequestData): Promise<Cart
     },
   });
   return { url: cartLinkUrl(token), expires_at: expiresAt.toISOString(), accepted: accepted.length, rejected };
+}
+
+/**
+ * Stock probing: every answer to "can this offer supply q units?" for q > 1 tells whether its
+ * stock is at least q, so a client asking for 50, then 25, then 37... would learn the exact count
+ * in about 7 requests. Such a comparison therefore spends a token of the listing's budget
+ * (RATE_LIMITS.stock_probe: STOCK_PROBE_BUDGET at once, as many more a day), shared by everyone
+ * who asks, from any address. With the budget spent, the line is accepted unchecked, exactly as an
+ * in-stock line is: an accepted line says nothing, and the link is checked again when a person
+ * opens it (the cart then shows "not enough stock"). One unit asks nothing the catalog does not
+ * already say (in_stock), and unavailable or backorder lines compare nothing, so none spends a
+ * token. Documented in the cart-links operation and the help article.
+ */
+async function withinProbeBudget(check: LineCheck): Promise<LineCheck> {
+  if (check.quantity <= 1 || (check.status !== "in_stock" && check.status !== "insufficient_stock")) return check;
+  const probe = await consume("stock_probe", "stock_probe", check.listing_id);
+  return probe.allowed ? check : { ...check, status: "in_stock" };
 }
 
 /** Sums repeated listing ids, keeping the order of first appearance; a sum above 99 is a 400. */

@@ -70,7 +70,7 @@ export const cartLinksEndpoint = defineEndpoint({
   operationId: "createCartLink",
   summary: "Create a cart link for a human to open",
   description:
-    "Turns offers (listing ids from GET /products/{slug}) into a link that a person opens to fill their own cart. It places no order, reserves no stock and creates no cart until a person opens it; price and availability are checked again at that moment, so there is no price guarantee. Repeated listing ids are summed. Lines that cannot be bought now are left out and listed in `rejected` with a generic reason. The link expires after 7 days. Responses are never cached.",
+    "Turns offers (listing ids from GET /products/{slug}) into a link that a person opens to fill their own cart. It places no order, reserves no stock and creates no cart until a person opens it; price and availability are checked again at that moment, so there is no price guarantee. Repeated listing ids are summed. Lines that cannot be bought now are left out and listed in `rejected` with a generic reason. A line of more than one unit is compared with the offer's stock only while that offer's probe budget lasts (a few comparisons a day, shared by all clients, so that stock counts cannot be learned by asking); after that it is accepted unchecked and checked again when the link is opened. The link expires after 7 days. Responses are never cached.",
   tags: ["Cart links"],
   access: publicAccess("cart_links"),
   body: CartLinkRequest,

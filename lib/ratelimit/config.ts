@@ -1,3 +1,7 @@
+import { config } from "@/lib/config";
+
+const DAY_SECONDS = 86_400;
+
 /**
  * Rate-limit buckets (service-spec section 8, decisions.md): the ONE place the values live.
  * Each is a token bucket: `capacity` requests in a burst, then `refillPerSecond` steady, refilled
@@ -15,6 +19,11 @@ export const RATE_LIMITS = {
   sign_in: { capacity: 10, refillPerSecond: 1 }, // password and sign-in-link attempts, per client IP
   oauth_register: { capacity: 10, refillPerSecond: 10 / 3600 }, // OAuth client registration (RFC 7591): 10 an hour per client IP
   oauth_token: { capacity: 30, refillPerSecond: 5 }, // OAuth token and revocation endpoints, per client IP
+  /** Exact stock comparisons on cart links, per listing whoever asks (STOCK_PROBE_BUDGET, read when first used). */
+  get stock_probe() {
+    const budget = config().stockProbeBudget;
+    return { capacity: budget, refillPerSecond: budget / DAY_SECONDS };
+  },
 } as const;
 
 export type RateLimitPolicy = keyof typeof RATE_LIMITS;

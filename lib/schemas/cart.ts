@@ -54,7 +54,7 @@ export const RejectedLine = z
     listing_id: z.string().openapi({ description: "The listing id, lower-cased." }),
     reason: z.enum(REJECT_REASONS).openapi({
       description:
-        "`insufficient_stock`: the offer cannot supply the (summed) quantity; `unavailable`: anything else (unknown id, offer withdrawn, out of stock, product not listed). Deliberately generic.",
+        "`insufficient_stock`: the offer cannot supply the (summed) quantity; `unavailable`: anything else (unknown id, offer withdrawn, out of stock, product not listed). Deliberately generic. Comparing a quantity above 1 with an offer's stock spends a small budget per offer shared by all clients (a few a day); once it is spent, such lines are accepted unchecked, and the link checks them again when it is opened.",
     }),
   })
   .strict()

@@ -107,7 +107,10 @@ Opening the same link twice does not add the items twice.
 
 Create a link with \`POST /api/public/v1/cart-links\` and a body such as
 \`{"items": [{"listing_id": "<offer id>", "quantity": 1}]}\`. Offers that cannot be bought are
-returned in \`rejected\` with the reason \`unavailable\` or \`insufficient_stock\`. See
+returned in \`rejected\` with the reason \`unavailable\` or \`insufficient_stock\`. So that stock
+counts cannot be learned by asking, a line of more than one unit is compared with the offer's
+stock only a few times a day per offer (whoever asks); after that it is accepted unchecked, and
+the cart shows "not enough stock" when the link is opened if that is so. See
 [Connecting agents and apps](/help/for-agents-public-api).
 `,
   },

@@ -32,4 +32,9 @@ describe("configuration checked at boot", () => {
     const message = await startFailure({ PUBLIC_BASE_URL: "not a url" });
     expect(message).toMatch(/PUBLIC_BASE_URL/);
   }, 60_000);
+
+  it("a STOCK_PROBE_BUDGET that is not a positive whole number refuses to start, naming it", async () => {
+    const message = await startFailure({ STOCK_PROBE_BUDGET: "0" });
+    expect(message).toMatch(/STOCK_PROBE_BUDGET/);
+  }, 60_000);
 });

@@ -304,6 +304,10 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
     NODE_ENV: "production",
     AUTH_SECRET: process.env.AUTH_SECRET ?? "test-secret-for-session-cookies-0123456789abcdef",
     NEXT_TELEMETRY_DISABLED: "1",
+    // Cart links compare stock exactly only a few times per listing a day (lib/cart/links.ts);
+    // the contract tests ask many times, so test servers get a budget they never spend.
+    // tests/integration/stock-probing.test.ts passes `STOCK_PROBE_BUDGET: undefined` for the default.
+    STOCK_PROBE_BUDGET: "1000000",
   };
   for (const [key, value] of Object.entries({ ...databaseEnv(options), ...options.env })) {
     if (value === undefined) delete env[key];

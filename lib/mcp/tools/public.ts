@@ -70,7 +70,7 @@ Prices are integer cents (USD). The result is exactly GET /api/public/v1/search 
   {
     name: "create_cart_link",
     title: "Create a cart link for a person",
-    description: `Turns offers the person has chosen into a cart link for them to open. items: 1-20 lines of { listing_id, quantity } with listing_ids from get_product and quantity 1-99 (a repeated listing_id is summed, up to 99). Returns url (valid for 7 days, until expires_at), accepted (lines taken) and rejected (lines left out, with reason unavailable or insufficient_stock).
+    description: `Turns offers the person has chosen into a cart link for them to open. items: 1-20 lines of { listing_id, quantity } with listing_ids from get_product and quantity 1-99 (a repeated listing_id is summed, up to 99). Returns url (valid for 7 days, until expires_at), accepted (lines taken) and rejected (lines left out, with reason unavailable or insufficient_stock; a line of more than one unit is compared with the stock only a few times a day per offer, then accepted unchecked and checked when the link is opened).
 The link is for a human: give them the URL. Opening it puts the lines into that person's own cart on the site, where they review and pay themselves. It places no order, takes no payment and reserves no stock; price and availability are checked again when it is opened. When no line can be bought, the result is an error (code no_purchasable_lines) whose error.rejected lists why. The result is exactly POST /api/public/v1/cart-links with the same body.`,
     inputSchema: advertisedInput(once(() => jsonSchemaOf(CartLinkRequest))),
     outputSchema: responseBody(CartLinkResponse),
