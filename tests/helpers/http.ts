@@ -2,6 +2,7 @@
  * HTTP helpers for the contract tests: one request function against the app started by
  * tests/setup/global.ts, and assertions for the envelopes every public response shares.
  */
+import { readFile } from "node:fs/promises";
 import { expect, inject } from "vitest";
 
 export const API_PREFIX = "/api/public/v1";
@@ -302,3 +303,21 @@ export const CONDITIONS = [
   "used",
   "for_parts",
 ] as const;
+
+/**
+ * The one log line a server wrote for `requestId` (its one-JSON-line-per-request log, by default
+ * the suite's app's), waiting for it to be written: a loaded machine may flush it late, so the
+ * wait ends on finding it, and the time limit only stops a run where it never comes.
+ */
+export async function serverLogLine(requestId: string, file: string = inject("SERVER_LOG"), timeoutMs = 30_000): Promise<Record<string, unknown>> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = (await readFile(file, "utf8")).split("\n").filter((l) => l.includes(requestId));
+    if (found.length > 0) {
+      expect(found, `exactly one log line for ${requestId}`).toHaveLength(1);
+      return JSON.parse(found[0]!);
+    }
+    if (Date.now() > deadline) throw new Error(`no log line for ${requestId} in ${file}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

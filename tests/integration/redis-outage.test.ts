@@ -95,14 +95,16 @@ describe.skipIf(!hasRedisServer())("when Redis goes away", () => {
     expect((await search(before)).status).toBe(200);
     expect(await keysInRedis(before)).toHaveLength(1);
 
-    // Down: every request still answers, quickly, with the rate-limit headers.
+    // Down: every request still answers, without waiting on Redis, with the rate-limit headers.
     await stopRedis(redis);
     for (let i = 0; i < 10; i++) {
       const started = Date.now();
       const res = await search(randomClientIp());
       expect(res.status).toBe(200);
       expect(res.headers.get("x-ratelimit-limit")).toBe("30");
-      expect(Date.now() - started).toBeLessThan(3_000);
+      // Not a speed check: a request that waited on the dead Redis would take ioredis's timeouts
+      // several times over, or hang; 10 s catches that however loaded the machine is.
+      expect(Date.now() - started).toBeLessThan(10_000);
     }
     // Still limited meanwhile, per instance: the in-process buckets take over.
     const during = randomClientIp();

@@ -2,20 +2,9 @@
  * decisions.md: every request is logged as one structured JSON line: request id, route,
  * status, duration, client IP (first hop of X-Forwarded-For) and User-Agent.
  */
-import { readFile } from "node:fs/promises";
 import { randomBytes } from "node:crypto";
-import { describe, expect, inject, it } from "vitest";
-import { api } from "../helpers/http";
-
-async function logLineFor(requestId: string): Promise<Record<string, unknown>> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const lines = (await readFile(inject("SERVER_LOG"), "utf8")).split("\n");
-    const line = lines.find((l) => l.includes(requestId));
-    if (line) return JSON.parse(line);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`no log line for ${requestId}`);
-}
+import { describe, expect, it } from "vitest";
+import { api, serverLogLine } from "../helpers/http";
 
 describe("one JSON log line per request", () => {
   it("carries request id, route, status, duration, first-hop IP and User-Agent", async () => {
@@ -28,7 +17,7 @@ describe("one JSON log line per request", () => {
       },
     });
     expect(res.status).toBe(200);
-    const line = await logLineFor(requestId);
+    const line = await serverLogLine(requestId);
     expect(Object.keys(line).sort()).toEqual(
       ["duration_ms", "ip", "level", "method", "msg", "request_id", "route", "status", "user_agent"].sort(),
     );
@@ -46,10 +35,10 @@ describe("one JSON log line per request", () => {
   it("names the error code of a failed request, and logs 405s too", async () => {
     const bad = `logcheck-${randomBytes(6).toString("hex")}`;
     await api("/search?page=0", { headers: { "X-Request-Id": bad } });
-    expect(await logLineFor(bad)).toMatchObject({ status: 400, error: "parameter_invalid" });
+    expect(await serverLogLine(bad)).toMatchObject({ status: 400, error: "parameter_invalid" });
 
     const refused = `logcheck-${randomBytes(6).toString("hex")}`;
     await api("/search", { method: "DELETE", headers: { "X-Request-Id": refused } });
-    expect(await logLineFor(refused)).toMatchObject({ status: 405, error: "method_not_allowed" });
+    expect(await serverLogLine(refused)).toMatchObject({ status: 405, error: "method_not_allowed" });
   });
 });
