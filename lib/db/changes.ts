@@ -60,9 +60,10 @@ export function onCatalogChange(listener: Listener): () => void {
   };
 }
 
-/** Whether this process is listening now (false before the first subscription, and while reconnecting). */
-export function catalogChangesConnected(): boolean {
-  return holder.__catalogChanges?.connected ?? false;
+/** Whether this process listens now: idle until a cache first subscribes, then listening or reconnecting. */
+export function catalogChangesState(): "idle" | "listening" | "reconnecting" {
+  const feed = holder.__catalogChanges;
+  return feed === undefined ? "idle" : feed.connected ? "listening" : "reconnecting";
 }
 
 function log(entry: { level: "info" | "warn"; msg: string; [key: string]: unknown }) {

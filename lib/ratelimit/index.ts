@@ -48,6 +48,11 @@ export function consume(policy: RateLimitPolicy, bucket: string, clientKey: stri
   return defaultLimiter().consume(policy, bucket, clientKey);
 }
 
+/** Whether the process-wide limiter's shared store (Redis) answers now; null without one. */
+export function rateLimitStoreReachable(): Promise<boolean | null> {
+  return defaultLimiter().reachable();
+}
+
 /** Closes the process-wide limiter (its Redis connection); the next consume() makes a new one. */
 export async function closeDefaultLimiter(): Promise<void> {
   const limiter = holder.__rateLimiter;

@@ -55,6 +55,7 @@ export function createMemoryLimiter(maxEntries?: number): Limiter {
   const buckets = new MemoryBuckets(maxEntries);
   return {
     consume: async (policy, bucket, clientKey) => buckets.decide(policy, `${bucket}:${clientKey}`),
+    reachable: async () => null,
     close: async () => {},
   };
 }

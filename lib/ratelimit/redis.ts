@@ -135,6 +135,14 @@ export function createRedisLimiter({ url, prefix = "rl:", log = stderrLog }: Red
       }
       return fallback.decide(policy, key);
     },
+    async reachable() {
+      await firstConnect;
+      try {
+        return (await client.ping()) === "PONG"; // fails at once while disconnected (no offline queue)
+      } catch {
+        return false;
+      }
+    },
     async close() {
       client.disconnect(); // also stops reconnecting
     },

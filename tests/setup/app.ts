@@ -83,7 +83,7 @@ export async function dropDatabase(name: string, log: (line: string) => void = (
   }
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
     srv.unref();
