@@ -4,10 +4,9 @@
  * runs its own redis-server on a free port (skipped where there is no redis-server binary).
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import net from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { startServer, type StartedServer } from "../setup/app";
+import { freePort, startServer, type StartedServer } from "../setup/app";
 import { api, randomClientIp } from "../helpers/http";
 
 function hasRedisServer(): boolean {
@@ -17,17 +16,6 @@ function hasRedisServer(): boolean {
   } catch {
     return false;
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function startRedis(port: number): Promise<ChildProcess> {
@@ -90,10 +78,18 @@ describe.skipIf(!hasRedisServer())("when Redis goes away", () => {
   };
 
   it("keeps serving while Redis is down, logs it once, and uses Redis again when it is back", async () => {
-    // Up: the bucket lives in Redis.
-    const before = randomClientIp();
-    expect((await search(before)).status).toBe(200);
-    expect(await keysInRedis(before)).toHaveLength(1);
+    // Up: the bucket lives in Redis. On a loaded machine the app's first connection may take
+    // longer than the limiter waits for it (1 s), and its first requests fall back meanwhile
+    // (logging it): ask from fresh addresses until one is counted in Redis.
+    const deadline = Date.now() + 30_000;
+    let counted = false;
+    while (!counted) {
+      const before = randomClientIp();
+      expect((await search(before)).status).toBe(200);
+      counted = (await keysInRedis(before)).length === 1;
+      if (!counted && Date.now() > deadline) throw new Error("the app never counted a request in Redis");
+      if (!counted) await sleep(250);
+    }
 
     // Down: every request still answers, without waiting on Redis, with the rate-limit headers.
     await stopRedis(redis);
@@ -106,7 +102,8 @@ describe.skipIf(!hasRedisServer())("when Redis goes away", () => {
       // several times over, or hang; 10 s catches that however loaded the machine is.
       expect(Date.now() - started).toBeLessThan(10_000);
     }
-    // Still limited meanwhile, per instance: the in-process buckets take over.
+    // Still limited meanwhile, per instance: the in-process buckets take over. One warning in all
+    // (at most one a minute), whether it came now or while the first connection was opening.
     const during = randomClientIp();
     const burst = await Promise.all(Array.from({ length: 40 }, () => search(during)));
     expect(burst.filter((r) => r.status === 429).length).toBeGreaterThan(0);
@@ -117,9 +114,9 @@ describe.skipIf(!hasRedisServer())("when Redis goes away", () => {
     // Back (empty, as after a restart): the limiter finds it again by itself.
     redis = await startRedis(port);
     const after = randomClientIp();
-    const deadline = Date.now() + 15_000;
+    const resumeBy = Date.now() + 30_000;
     let resumed = false;
-    while (!resumed && Date.now() < deadline) {
+    while (!resumed && Date.now() < resumeBy) {
       expect((await search(after)).status).toBe(200);
       resumed = (await keysInRedis(after)).length === 1;
       if (!resumed) await sleep(250);
