@@ -23,8 +23,10 @@ const SOCKET_CODES = new Set(["ECONNREFUSED", "ECONNRESET", "EPIPE", "ETIMEDOUT"
 const PRISMA_CODES = new Set(["P1001", "P1008", "P1017", "P2024", "P2028", "P2037"]);
 /** @prisma/adapter-pg's names for the same (driver adapter errors carry them as `cause.kind`). */
 const ADAPTER_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
-/** node-postgres errors that carry no code. */
+/** node-postgres errors that carry no code, and Prisma's words for the kinds above in a raw query's failure (P2010). */
 const MESSAGES = [
+  /Can't reach database server/i,
+  /Server has closed the connection/i,
   /timeout exceeded when trying to connect/i,
   /Connection terminated/i,
   /Client has encountered a connection error and is not queryable/i,
@@ -38,13 +40,15 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   const seen = new Set<unknown>();
   for (let at: unknown = err; at && typeof at === "object" && !seen.has(at); at = (at as { cause?: unknown }).cause) {
     seen.add(at);
-    const e = at as { code?: unknown; kind?: unknown; originalCode?: unknown; meta?: { code?: unknown }; message?: unknown };
+    const e = at as { code?: unknown; kind?: unknown; originalCode?: unknown; meta?: { code?: unknown; message?: unknown }; message?: unknown };
     for (const code of [e.code, e.originalCode, e.meta?.code]) {
       if (typeof code !== "string") continue;
       if (SQLSTATE.test(code) || SOCKET_CODES.has(code) || PRISMA_CODES.has(code)) return true;
     }
     if (typeof e.kind === "string" && ADAPTER_KINDS.has(e.kind)) return true;
-    if (typeof e.message === "string" && MESSAGES.some((re) => re.test(e.message as string))) return true;
+    for (const message of [e.message, e.meta?.message]) {
+      if (typeof message === "string" && MESSAGES.some((re) => re.test(message))) return true;
+    }
   }
   return false;
 }

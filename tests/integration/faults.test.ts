@@ -38,6 +38,8 @@ const STATEMENT_TIMEOUT_MS = Number.parseInt(SESSION_SETTINGS.statement_timeout,
 const HANG_BOUND_MS = CONNECT_TIMEOUT_MS + STATEMENT_TIMEOUT_MS + 15_000;
 /** The app under test: a small pool, so two slow requests take all of it. */
 const APP_ENV = { DATABASE_POOL_MAX: "2", FACET_COMPACT_INTERVAL_MS: "0" };
+const FACET_FAILED = "facet compaction failed, retrying every 2000 ms:";
+const FACET_BACK = "facet compaction: working again";
 const INSERT_INTO = (table: string) => new RegExp(`INSERT INTO\\s+("public"\\.)?"${table}"`);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -266,12 +268,22 @@ describe.skipIf(!canRun)("faults", () => {
 
   it("the database server stops while requests run: 503 with Retry-After, no hang, and the app recovers by itself", async () => {
     // An app straight on the database (no proxy): it sees the server go as it would in production.
-    const direct = await startServer({ databaseUrl: database.databaseUrl, env: APP_ENV, logPrefix: "[faults: direct]" });
+    // With the facet compaction timer on (every 2 s), whose lines the operator sees too.
+    const direct = await startServer({ databaseUrl: database.databaseUrl, env: { DATABASE_POOL_MAX: "2" }, logPrefix: "[faults: direct]" });
+    const untilLogged = async (text: string) => {
+      const deadline = Date.now() + 60_000;
+      while (!direct.stderr().includes(text) && Date.now() < deadline) await sleep(100);
+      expect(direct.stderr()).toContain(text);
+    };
     try {
       const listing = await createListing(pool, 1_000, 10);
       const read = () => timed(() => seller("GET", "/api/v1/listings?limit=1", {}, direct.baseUrl));
       const write = () => timed(() => seller("POST", "/api/v1/inventory/batch", { body: { adjustments: [{ listing_id: listing, delta: 1 }] } }, direct.baseUrl));
       expect((await read()).res?.status).toBe(200);
+      // A catalog read starts the process's catalog-change listener (on its first subscription).
+      const search = await fetch(`${direct.baseUrl}/api/public/v1/search?q=lamp`, { headers: { "X-Forwarded-For": "10.9.9.9" } });
+      expect(search.status).toBe(200);
+      await untilLogged("catalog changes: listening");
 
       // Requests in flight while the server goes down.
       const during = Array.from({ length: 4 }, (_, i) => (i % 2 ? write() : read()));
@@ -283,6 +295,8 @@ describe.skipIf(!canRun)("faults", () => {
       const statuses: Record<string, number> = {};
       for (const r of down) statuses[r.res?.status ?? "no answer"] = (statuses[r.res?.status ?? "no answer"] ?? 0) + 1;
       process.stderr.write(`[faults] statuses while the database was down: ${JSON.stringify(statuses)}\n`);
+      const unhandled = jsonLines(direct.stderr()).filter((l) => l.msg === "unhandled");
+      expect(unhandled.map((l) => `${String(l.name)}: ${String(l.message)}`)).toEqual([]);
       for (const r of down) {
         expect(r.ms).toBeLessThan(HANG_BOUND_MS);
         // A request already past its last statement when the server went may still have been answered.
@@ -290,6 +304,8 @@ describe.skipIf(!canRun)("faults", () => {
         expectUnavailable(r.res!);
       }
       expect(down.slice(4).every((r) => r.res?.status === 503)).toBe(true);
+
+      await untilLogged(FACET_FAILED);
 
       // Back: the same app process serves again, without a restart.
       if (privatePg) await privatePg.start();
@@ -304,6 +320,7 @@ describe.skipIf(!canRun)("faults", () => {
       expect(last.res?.status).toBe(200);
       expect((await write()).res?.status).toBe(200);
       expect(groupAlive(direct.serverPid)).toBe(true);
+      await untilLogged(FACET_BACK);
 
       // What the operator sees: one warning per failed request, the request lines, and the
       // catalog listener going and coming back.
@@ -330,9 +347,11 @@ describe.skipIf(!canRun)("faults", () => {
     const doc = operationsDoc();
     expect(doc).toContain("503 `service_unavailable`");
     expect(doc).toContain(`Retry-After: ${UNAVAILABLE_RETRY_AFTER_SECONDS}`);
-    expect(doc).toContain(`\`DATABASE_CONNECT_TIMEOUT_MS\` (default ${CONNECT_TIMEOUT_MS})`);
-    expect(doc).toContain(`statement_timeout\` of ${SESSION_SETTINGS.statement_timeout}`);
+    expect(doc).toContain(`| \`DATABASE_CONNECT_TIMEOUT_MS\` | ${CONNECT_TIMEOUT_MS} |`);
+    expect(doc).toContain(`| \`statement_timeout\` | ${SESSION_SETTINGS.statement_timeout} |`);
     expect(doc).toContain("409 `idempotency_key_in_use`");
+    expect(doc).toContain(FACET_FAILED);
+    expect(doc).toContain(FACET_BACK);
   });
 });
 
