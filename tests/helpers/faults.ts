@@ -124,13 +124,13 @@ export class DatabaseProxy {
 
   static async start(target: { host: string; port: number }): Promise<DatabaseProxy> {
     const port = await freePort();
-    let proxy: DatabaseProxy | undefined;
-    const server = net.createServer((client) => proxy!.connect(client, target));
+    const server = net.createServer();
+    const proxy = new DatabaseProxy(server, port);
+    server.on("connection", (client) => proxy.connect(client, target));
     await new Promise<void>((resolve, reject) => {
       server.once("error", reject);
       server.listen(port, "127.0.0.1", () => resolve());
     });
-    proxy = new DatabaseProxy(server, port);
     return proxy;
   }
 
