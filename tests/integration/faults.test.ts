@@ -304,6 +304,9 @@ describe.skipIf(!canRun)("faults", () => {
         expectUnavailable(r.res!);
       }
       expect(down.slice(4).every((r) => r.res?.status === 503)).toBe(true);
+      // A storefront page meanwhile (reported, not asserted: pages render Next's error page).
+      const page = await fetch(`${direct.baseUrl}/search?q=outage${randomBytes(3).toString("hex")}`, { headers: { "X-Forwarded-For": "10.9.9.8" } });
+      process.stderr.write(`[faults] a storefront search page while the database was down: ${page.status}\n`);
 
       await untilLogged(FACET_FAILED);
 
