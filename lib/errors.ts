@@ -37,6 +37,12 @@ export const ERROR_TABLE = {
   method_not_allowed: { status: 405, type: "method_not_allowed_error", description: "The endpoint does not serve this method." },
   rate_limited: { status: 429, type: "rate_limit_error", description: "Too many requests; retry after `Retry-After` seconds." },
   internal_error: { status: 500, type: "api_error", description: "Something failed on the service's side; the body carries no internals." },
+  service_unavailable: {
+    status: 503,
+    type: "api_error",
+    description:
+      "The service cannot reach its database right now (restarting, overloaded or out of connections). Retry after `Retry-After` seconds; retry a write with the same Idempotency-Key.",
+  },
 
   // Public catalog and cart links
   no_purchasable_lines: { status: 400, type: "invalid_request_error", description: "No line of the cart link can be bought now; `rejected` lists them." },
@@ -131,6 +137,7 @@ export const PUBLIC_ERROR_CODES = [
   "method_not_allowed",
   "rate_limited",
   "internal_error",
+  "service_unavailable",
 ] as const satisfies readonly ErrorCode[];
 
 /** Lines of a cart-link request that could not be accepted (spec 4.4). */

@@ -21,6 +21,9 @@ export function createDb(
   const adapter = new PrismaPg({
     connectionString,
     max: Number(process.env.DATABASE_POOL_MAX ?? 10),
+    // A request waits this long for a connection (the server down, or every pooled connection
+    // busy), then fails: 503 service_unavailable (lib/db/unavailable.ts), never a hang.
+    connectionTimeoutMillis: Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000),
     options: Object.entries(settings)
       .map(([name, value]) => `-c ${name}=${value}`)
       .join(" "),

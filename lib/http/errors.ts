@@ -1,5 +1,6 @@
+import { isDatabaseUnavailable } from "@/lib/db/unavailable";
 import { AppError, ERROR_TABLE, type ErrorCode, type ErrorType } from "@/lib/errors";
-import { logError } from "./log";
+import { logDatabaseUnavailable, logError } from "./log";
 
 export type { ErrorType } from "@/lib/errors";
 
@@ -36,10 +37,21 @@ export function errorBody(
 }
 
 const INTERNAL_MESSAGE = "Something went wrong on our side. Retry later; quote the request id if it persists.";
+const UNAVAILABLE_MESSAGE = "The service is briefly unable to answer. Retry after the Retry-After seconds; retry a write with the same Idempotency-Key.";
+/** Seconds a client waits before retrying while the database is unreachable. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = 2;
+
+/** The code anything thrown answers as (an AppError's own; a lost database 503; else 500). */
+export function failureCode(err: unknown): ErrorCode {
+  if (err instanceof AppError) return err.code;
+  return isDatabaseUnavailable(err) ? "service_unavailable" : "internal_error";
+}
 
 /**
- * The status, envelope and headers for anything thrown: an AppError as itself, anything else as
- * a 500 that says nothing of its cause (the cause goes to the error log).
+ * The status, envelope and headers for anything thrown: an AppError as itself; the database
+ * unreachable, restarting or out of connections (lib/db/unavailable.ts) as a 503 with
+ * Retry-After; anything else as a 500. Neither says anything of its cause (which goes to the
+ * error log).
  */
 export function errorOf(err: unknown, requestId: string): { status: number; body: ErrorBody; headers: Record<string, string> } {
   if (err instanceof AppError) {
@@ -47,6 +59,14 @@ export function errorOf(err: unknown, requestId: string): { status: number; body
       status: err.status,
       body: errorBody(err.code, err.message, requestId, err.param, err.extra, err.type),
       headers: err.headers ?? {},
+    };
+  }
+  if (isDatabaseUnavailable(err)) {
+    logDatabaseUnavailable(requestId, err);
+    return {
+      status: ERROR_TABLE.service_unavailable.status,
+      body: errorBody("service_unavailable", UNAVAILABLE_MESSAGE, requestId),
+      headers: { "Retry-After": String(UNAVAILABLE_RETRY_AFTER_SECONDS) },
     };
   }
   logError(requestId, err);

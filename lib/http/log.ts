@@ -17,3 +17,12 @@ export function logError(requestId: string, err: unknown) {
   const detail = err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : { err };
   process.stderr.write(`${JSON.stringify({ level: "error", msg: "unhandled", request_id: requestId, ...detail })}\n`);
 }
+
+/**
+ * A request the database could not serve (answered 503): one line per request, without a stack,
+ * so that an outage reads as what it is rather than as a flood of unhandled errors.
+ */
+export function logDatabaseUnavailable(requestId: string, err: unknown) {
+  const detail = err instanceof Error ? { name: err.name, message: err.message } : { err: String(err) };
+  process.stderr.write(`${JSON.stringify({ level: "warn", msg: "database unavailable", request_id: requestId, ...detail })}\n`);
+}

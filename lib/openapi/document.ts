@@ -36,10 +36,10 @@ const IDEMPOTENCY_ERRORS: ErrorCode[] = ["parameter_invalid", "idempotency_key_r
 /**
  * Every error code `endpoint` can answer, in error-table order: its own, its access's (key,
  * scope, rate limit), its input's (400/413/415 with a body, 400 with a query), its
- * Idempotency-Key's, and the 500 any operation may answer.
+ * Idempotency-Key's, and the 500 and 503 any operation may answer.
  */
 export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
-  const codes = new Set<ErrorCode>([...endpoint.errors, ...endpoint.access.errors, "internal_error"]);
+  const codes = new Set<ErrorCode>([...endpoint.errors, ...endpoint.access.errors, "internal_error", "service_unavailable"]);
   if (endpoint.body) for (const code of BODY_ERRORS) codes.add(code);
   if (endpoint.query) codes.add("parameter_invalid");
   if (endpoint.idempotent) for (const code of IDEMPOTENCY_ERRORS) codes.add(code);
@@ -114,6 +114,7 @@ const STATUS_SUMMARY: Record<number, string> = {
   422: "Idempotency key reused",
   429: "Rate limit exceeded",
   500: "Internal error",
+  503: "Service unavailable",
 };
 
 /** Error responses grouped by status; each description lists every code of that status. */
@@ -127,7 +128,7 @@ function errorResponses(used: Set<HeaderName>, endpoint: Endpoint, envelope: z.Z
   for (const status of [...byStatus.keys()].sort((a, b) => a - b)) {
     const codes = byStatus.get(status)!;
     const lines = codes.map((code) => `- \`${code}\`: ${ERROR_TABLE[code].description}`);
-    const retryAfter = codes.some((code) => code === "rate_limited" || code === "idempotency_key_in_use");
+    const retryAfter = codes.some((code) => code === "rate_limited" || code === "idempotency_key_in_use" || code === "service_unavailable");
     responses[status] = {
       description: `${STATUS_SUMMARY[status] ?? "Error"}. \`error.code\` is one of:\n${lines.join("\n")}`,
       headers: headersFor(used, endpoint, retryAfter ? ["RetryAfter"] : []),

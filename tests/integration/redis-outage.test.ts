@@ -8,6 +8,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort, startServer, type StartedServer } from "../setup/app";
 import { api, randomClientIp } from "../helpers/http";
+import { expectQuotedLinesIn } from "../helpers/operations-doc";
 
 function hasRedisServer(): boolean {
   try {
@@ -128,5 +129,8 @@ describe.skipIf(!hasRedisServer())("when Redis goes away", () => {
     const statuses = (await Promise.all(Array.from({ length: 40 }, () => search(fresh)))).map((r) => r.status);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(await keysInRedis(fresh)).toHaveLength(1);
+
+    // docs/operations.md quotes these two lines as the server printed them.
+    expectQuotedLinesIn(server.stderr(), (msg) => msg.startsWith("rate limiter:"));
   });
 });

@@ -62,9 +62,9 @@ function databaseUrlFor(adminUrl: string, name: string): string {
   return url.toString();
 }
 
-async function adminQuery(sql: string) {
-  if (!ADMIN_URL) throw new Error("no PostgreSQL server for test databases: DATABASE_URL is unset");
-  const client = new pg.Client({ connectionString: ADMIN_URL });
+async function adminQuery(sql: string, adminUrl = ADMIN_URL) {
+  if (!adminUrl) throw new Error("no PostgreSQL server for test databases: DATABASE_URL is unset");
+  const client = new pg.Client({ connectionString: adminUrl });
   await client.connect();
   try {
     await client.query(sql);
@@ -74,9 +74,9 @@ async function adminQuery(sql: string) {
 }
 
 /** Drops a database made by startApp (used when teardown runs apart from the set-up). */
-export async function dropDatabase(name: string, log: (line: string) => void = () => {}) {
+export async function dropDatabase(name: string, log: (line: string) => void = () => {}, adminUrl = ADMIN_URL) {
   try {
-    await adminQuery(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`);
+    await adminQuery(`DROP DATABASE IF EXISTS "${name.replace(/"/g, '""')}" WITH (FORCE)`, adminUrl);
     log(`dropped database ${name}`);
   } catch (err) {
     log(`could not drop database ${name}: ${String(err)}`);
@@ -206,6 +206,8 @@ export interface TestDatabase {
 export interface CreateTestDatabaseOptions extends StartAppOptions {
   /** Embedded whatever DATABASE_URL says (default: embedded when DATABASE_URL is unset). */
   embedded?: boolean;
+  /** The server to create it on (default: TEST_DATABASE_ADMIN_URL or DATABASE_URL). */
+  adminUrl?: string;
 }
 
 /**
@@ -235,14 +237,15 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
   if (options.embedded ?? EMBEDDED) return createEmbeddedDatabase(log);
   const migrateDatabase = options.migrateDatabase ?? migrateInProcess;
   const databaseName = `mkt_test_${process.pid}_${randomBytes(4).toString("hex")}`;
-  const databaseUrl = databaseUrlFor(ADMIN_URL, databaseName);
+  const adminUrl = options.adminUrl ?? ADMIN_URL;
+  const databaseUrl = databaseUrlFor(adminUrl, databaseName);
   let dropped = false;
   const drop = async () => {
     if (dropped) return;
     dropped = true;
-    await dropDatabase(databaseName, log);
+    await dropDatabase(databaseName, log, adminUrl);
   };
-  await adminQuery(`CREATE DATABASE "${databaseName}"`);
+  await adminQuery(`CREATE DATABASE "${databaseName}"`, adminUrl);
   log(`created database ${databaseName}`);
   try {
     await migrateDatabase(databaseUrl, log);
@@ -282,6 +285,8 @@ export interface StartServerOptions {
    */
   env?: Record<string, string | undefined>;
   logPrefix?: string;
+  /** Listen on this port (an instance restarted where it ran before); default a free one. */
+  port?: number;
 }
 
 /** `next start` (the production build) on a free port, serving `database` or `databaseUrl`. */
@@ -293,7 +298,7 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
         "(`npm test` builds before running vitest).",
     );
   }
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const baseUrl = `http://127.0.0.1:${port}`;
   const serverLog = path.join(tmpdir(), `mkt_server_${port}_${randomBytes(4).toString("hex")}.log`);
   const env: NodeJS.ProcessEnv = {

@@ -1,7 +1,6 @@
-import { AppError } from "@/lib/errors";
 import { rateLimitHeaders } from "@/lib/ratelimit";
 import { clientIp } from "../client-ip";
-import { errorResponse } from "../errors";
+import { errorResponse, failureCode } from "../errors";
 import { logRequest } from "../log";
 import type { Policy } from "../pipeline";
 import { requestIdFrom } from "../request-id";
@@ -20,7 +19,7 @@ export const observe: Policy = async (ctx, next) => {
   try {
     response = await next();
   } catch (err) {
-    ctx.failure = err instanceof AppError ? err.code : "internal_error";
+    ctx.failure = failureCode(err);
     response = errorResponse(err, ctx.requestId);
   }
 
