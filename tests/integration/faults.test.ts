@@ -288,6 +288,10 @@ describe.skipIf(!canRun)("faults", () => {
       const search = await fetch(`${direct.baseUrl}/api/public/v1/search?q=lamp`, { headers: { "X-Forwarded-For": "10.9.9.9" } });
       expect(search.status).toBe(200);
       await untilLogged("catalog changes: listening");
+      const health = () => fetch(`${direct.baseUrl}/api/health`, { headers: { "X-Forwarded-For": `10.8.${randomBytes(1)[0]}.${randomBytes(1)[0]}` } });
+      const healthy = await health();
+      expect(healthy.status).toBe(200);
+      expect(await healthy.json()).toMatchObject({ status: "ok", database: "ok", catalog_changes: "listening" });
 
       // Requests in flight while the server goes down.
       const during = Array.from({ length: 4 }, (_, i) => (i % 2 ? write() : read()));
@@ -308,6 +312,11 @@ describe.skipIf(!canRun)("faults", () => {
         expectUnavailable(r.res!);
       }
       expect(down.slice(4).every((r) => r.res?.status === 503)).toBe(true);
+      // The health check tells a load balancer to send this instance nothing meanwhile.
+      const sick = await health();
+      expect(sick.status).toBe(503);
+      expect(sick.headers.get("retry-after")).toBe(String(UNAVAILABLE_RETRY_AFTER_SECONDS));
+      expect(await sick.json()).toMatchObject({ status: "unavailable", database: "unreachable" });
       // A storefront page meanwhile (reported, not asserted: pages render Next's error page).
       const page = await fetch(`${direct.baseUrl}/search?q=outage${randomBytes(3).toString("hex")}`, { headers: { "X-Forwarded-For": "10.9.9.8" } });
       process.stderr.write(`[faults] a storefront search page while the database was down: ${page.status}\n`);
@@ -343,6 +352,9 @@ describe.skipIf(!canRun)("faults", () => {
       const listening = () => jsonLines(direct.stderr()).filter((l) => l.msg === "catalog changes: listening (caches start afresh)").length;
       await waitUntil(() => listening() >= 2);
       expect(listening()).toBe(2);
+      const recovered = await health();
+      expect(recovered.status).toBe(200);
+      expect(await recovered.json()).toMatchObject({ status: "ok", database: "ok", catalog_changes: "listening" });
     } finally {
       keepLogs(direct);
       await direct.stop();
@@ -358,6 +370,8 @@ describe.skipIf(!canRun)("faults", () => {
     expect(doc).toContain(`| \`DATABASE_CONNECT_TIMEOUT_MS\` | ${CONNECT_TIMEOUT_MS} |`);
     expect(doc).toContain(`| \`statement_timeout\` | ${SESSION_SETTINGS.statement_timeout} |`);
     expect(doc).toContain("409 `idempotency_key_in_use`");
+    expect(doc).toContain('| 200 | `{"status":"ok","database":"ok","redis":"ok","catalog_changes":"listening"}` |');
+    expect(doc).toContain('| 503 + `Retry-After` | `"status":"unavailable"`, `"database":"unreachable"` |');
     expect(doc).toContain(FACET_FAILED);
     expect(doc).toContain(FACET_BACK);
   });
