@@ -18,7 +18,7 @@
  * command, the whole list is paged and compared with the model.
  *
  * SELLER_MODEL_SEED (default 20261125), SELLER_MODEL_RUNS (default 25) and
- * SELLER_MODEL_COMMANDS (most commands per run, default 25) change the run; a failure prints the
+ * SELLER_MODEL_COMMANDS (most commands per run, default 30) change the run; a failure prints the
  * seed, the path and the shrunk command sequence.
  */
 import { randomBytes, randomUUID } from "node:crypto";
@@ -31,7 +31,7 @@ import { createTestKey, type IsolatedApp, sellerRequest, type SellerResponse, st
 
 const SEED = Number(process.env.SELLER_MODEL_SEED ?? 20261125);
 const RUNS = Number(process.env.SELLER_MODEL_RUNS ?? 25);
-const MAX_COMMANDS = Number(process.env.SELLER_MODEL_COMMANDS ?? 25);
+const MAX_COMMANDS = Number(process.env.SELLER_MODEL_COMMANDS ?? 30);
 const SCOPES = ["listings:read", "listings:write", "shipping:write"];
 const QUANTITY_MAX = 1_000_000;
 const PRICE_MAX = 100_000_000;
@@ -607,7 +607,7 @@ const line: fc.Arbitrary<Line> = fc.record({
   expect: fc.constantFrom("none", "none", "right", "wrong"),
 });
 const BATCH_BREAKS: Record<string, { apply: (line: Record<string, unknown>) => void; field: string; code: "parameter_invalid" | "parameter_missing" }> = {
-  both: { apply: (l) => (l.set_quantity = 1), field: "set_quantity", code: "parameter_invalid" },
+  both: { apply: (l) => ("delta" in l ? (l.set_quantity = 1) : (l.delta = 1)), field: "set_quantity", code: "parameter_invalid" },
   neither: { apply: (l) => (delete l.delta, delete l.set_quantity), field: "delta", code: "parameter_missing" },
   unknown_field: { apply: (l) => (l.reason = "count"), field: "reason", code: "parameter_invalid" },
   fraction: { apply: (l) => (delete l.set_quantity, (l.delta = 0.5)), field: "delta", code: "parameter_invalid" },
