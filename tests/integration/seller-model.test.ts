@@ -253,25 +253,47 @@ async function write(m: Model, r: Real, c: Omit<Call, "key" | "idem"> & { idem: 
   return res;
 }
 
-/** Every listing in `touched` reads back as the model holds it, with as many stock adjustment rows. */
+/** Every listing in `touched` reads back (GET) exactly as the model holds it. */
 async function verifyListings(m: Model, r: Real, touched: Iterable<string>): Promise<void> {
   for (const id of new Set(touched)) {
-    const listing = m.listings.find((l) => l.id === id)!;
     const res = await call({ key: await keyA(r), method: "GET", path: `/listings/${id}` });
     expect(res.status).toBe(200);
-    expect(res.json.data).toEqual(listing);
-    const stock = m.stock.get(id)!;
-    const { rows } = await app.pool.query<{ rows: number; total: number }>(
-      "SELECT count(*)::int AS rows, coalesce(sum(delta), 0)::int AS total FROM stock_adjustments WHERE listing_id = $1",
-      [id],
-    );
-    expect(rows[0], `stock adjustments of ${listing.sku}`).toEqual({ rows: stock.rows, total: listing.quantity - stock.initial });
+    expect(res.json.data).toEqual(m.listings.find((l) => l.id === id));
   }
 }
 
-/** After a command: every few commands, the whole list against the model. */
+/**
+ * After every command, straight from the database: the store holds exactly the model's listings
+ * (archived ones included), each with the model's values, and as many stock adjustment rows as
+ * the model counted, whose deltas add up to the change since creation: no write reached a listing
+ * it should not have, none was applied twice. Every few commands, the whole list (GET) as well.
+ */
 async function afterCommand(m: Model, r: Real): Promise<void> {
   commandsRun++;
+  const { rows } = await app.pool.query(
+    `SELECT l.id::text AS id, l.sku, l.condition::text AS condition, l.price_cents, l.list_price_cents, l.quantity, l.allow_backorder,
+            l.shipping_template_id::text AS shipping_template_id, l.status::text AS status,
+            (SELECT count(*)::int FROM stock_adjustments s WHERE s.listing_id = l.id) AS adjustments,
+            (SELECT coalesce(sum(s.delta), 0)::int FROM stock_adjustments s WHERE s.listing_id = l.id) AS adjusted
+     FROM listings l WHERE l.store_id = $1 ORDER BY l.id`,
+    [r.storeId],
+  );
+  const expected = [...m.listings]
+    .sort((x, y) => (x.id < y.id ? -1 : 1))
+    .map((l) => ({
+      id: l.id,
+      sku: l.sku,
+      condition: l.condition,
+      price_cents: l.price_cents,
+      list_price_cents: l.list_price_cents,
+      quantity: l.quantity,
+      allow_backorder: l.allow_backorder,
+      shipping_template_id: l.shipping_template_id,
+      status: l.status,
+      adjustments: m.stock.get(l.id)!.rows,
+      adjusted: l.quantity - m.stock.get(l.id)!.initial,
+    }));
+  expect(rows, "the store's listings in the database").toEqual(expected);
   if (++r.commands % 6 === 0) await verifyList(m, r, 10, undefined);
 }
 
@@ -793,6 +815,39 @@ const reuseKey = fc.record({ pick: fc.nat(), samePath: fc.boolean() }).map((p) =
   expect(await fingerprint(r.storeId), "a reused key changed nothing").toBe(before);
 }));
 
+/**
+ * The same batch sent 2-4 times at once with one Idempotency-Key (a client retrying before its
+ * first attempt answered): exactly one applies; each other copy is its replay or a 409
+ * `idempotency_key_in_use` (with Retry-After), whichever the timing gives; the stock moves once.
+ */
+const canTake = (l: Listing, delta: number) => l.status !== "archived" && l.quantity + delta <= QUANTITY_MAX;
+const concurrentCopies = fc
+  .record({ copies: fc.integer({ min: 2, max: 4 }), pick: fc.nat(), delta: fc.integer({ min: 1, max: 9 }) })
+  .map((p) => new Step(`the same batch sent ${p.copies} times at once ${JSON.stringify(p)}`, (m) => m.listings.some((l) => canTake(l, p.delta)), async (m, r) => {
+    const open = m.listings.filter((l) => canTake(l, p.delta));
+    const listing = open[p.pick % open.length]!;
+    const key = await keyA(r);
+    const c: Call = { key, method: "POST", path: "/inventory/batch", body: { adjustments: [{ listing_id: listing.id, delta: p.delta }] }, idem: randomUUID() };
+    const answers = await Promise.all(Array.from({ length: p.copies }, () => call(c)));
+    const applied = answers.filter((a) => a.status === 200 && a.headers.get("idempotent-replayed") === null);
+    expect(applied, answers.map((a) => `${a.status} ${a.text.slice(0, 200)}`).join("\n")).toHaveLength(1);
+    const first = applied[0]!;
+    expect(first.json.data).toMatchObject([{ listing_id: listing.id, delta: p.delta, quantity_after: listing.quantity + p.delta }]);
+    for (const other of answers.filter((a) => a !== first)) {
+      if (other.status === 200) {
+        expect(other.headers.get("idempotent-replayed")).toBe("true");
+        expect(other.json.data).toEqual(first.json.data);
+      } else {
+        expectErrorEnvelope(other, { status: 409, type: "idempotency_error", code: "idempotency_key_in_use", param: "Idempotency-Key" });
+        expect(other.headers.get("retry-after")).toBeTruthy();
+      }
+    }
+    m.writes.push({ key, idem: c.idem!, method: c.method, path: c.path, body: c.body, status: 200, data: first.json.data, requestId: first.json.meta.request_id });
+    m.stock.get(listing.id)!.rows++;
+    const got = (await call({ key: await keyA(r), method: "GET", path: `/listings/${listing.id}` })).json.data;
+    acceptListing(m, { ...listing, quantity: listing.quantity + p.delta }, got, true);
+  }));
+
 // Reads ----------------------------------------------------------------------------------------
 
 const getListing = target.map((t) => new Step(`get ${JSON.stringify(t)}`, reaches(t), async (m, r) => {
@@ -885,6 +940,7 @@ const COMMANDS = [
   retry,
   retry,
   reuseKey,
+  concurrentCopies,
   getListing,
   listListings,
   listTemplates,
