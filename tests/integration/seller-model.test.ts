@@ -342,28 +342,37 @@ const sometimes = <T>(arbitrary: fc.Arbitrary<T>, oneIn: number) =>
 const CONDITIONS = ["new", "like_new", "very_good", "good", "acceptable", "refurbished", "used", "for_parts"] as const;
 const condition = fc.constantFrom(...CONDITIONS);
 const price = fc.oneof({ weight: 8, arbitrary: fc.integer({ min: 1, max: 100_000 }) }, { weight: 1, arbitrary: fc.constantFrom(1, PRICE_MAX) });
-/** Which listing: one of the model's (by index), another store's, or an id no listing has. */
-type Target = { own: number } | "other" | "unknown";
+/** One of the model's listings or templates (by index), its id sent in upper case or not. */
+const own = fc.record({ own: fc.nat(), upper: fc.boolean() });
+/** Which listing: one of the model's, another store's, or an id no listing has. */
+type Target = { own: number; upper: boolean } | "other" | "unknown";
 const target: fc.Arbitrary<Target> = fc.oneof(
-  { weight: 8, arbitrary: fc.nat().map((own) => ({ own })) },
+  { weight: 8, arbitrary: own },
   { weight: 1, arbitrary: fc.constantFrom<Target>("other", "unknown") },
 );
-type TemplateRef = { own: number } | null | "other" | "unknown";
+type TemplateRef = { own: number; upper: boolean } | null | "other" | "unknown";
 const templateRef: fc.Arbitrary<TemplateRef> = fc.oneof(
-  { weight: 6, arbitrary: fc.nat().map((own) => ({ own })) },
+  { weight: 6, arbitrary: own },
   { weight: 1, arbitrary: fc.constantFrom<TemplateRef>(null, "other", "unknown") },
 );
 
 const ownListing = (m: Model, t: Target): Listing | undefined => (typeof t === "object" && m.listings.length > 0 ? m.listings[t.own % m.listings.length] : undefined);
-const listingPath = (m: Model, t: Target): string => ownListing(m, t)?.id ?? (t === "other" ? ids.listingB : randomUUID());
+/** The id a target sends (ids are case-insensitive: the API answers them in lower case). */
+function listingPath(m: Model, t: Target): string {
+  const listing = ownListing(m, t);
+  if (listing) return typeof t === "object" && t.upper ? listing.id.toUpperCase() : listing.id;
+  return t === "other" ? ids.listingB : randomUUID();
+}
 /** The template id a reference sends (undefined: none to send). */
 function templateId(m: Model, ref: TemplateRef): string | null | undefined {
   if (ref === null) return null;
   if (ref === "other") return ids.templateB;
   if (ref === "unknown") return randomUUID();
-  return m.templates.length > 0 ? m.templates[ref.own % m.templates.length]!.id : undefined;
+  if (m.templates.length === 0) return undefined;
+  const id = m.templates[ref.own % m.templates.length]!.id;
+  return ref.upper ? id.toUpperCase() : id;
 }
-const isOwnTemplate = (m: Model, id: string | null | undefined) => typeof id === "string" && m.templates.some((t) => t.id === id);
+const isOwnTemplate = (m: Model, id: string | null | undefined) => typeof id === "string" && m.templates.some((t) => t.id === id.toLowerCase());
 
 const rates: fc.Arbitrary<Rate[]> = fc
   .uniqueArray(
@@ -378,6 +387,12 @@ const rates: fc.Arbitrary<Rate[]> = fc
     { selector: (rate) => `${rate.region} ${rate.service}`, minLength: 1, maxLength: 3 },
   )
   .map((list) => list.map(({ span, ...rate }) => ({ ...rate, max_days: rate.min_days + span })));
+/** A SKU no listing has: plain, or of up to 64 characters beyond ASCII (astral ones counted once). */
+type Fresh = "fresh" | "unicode";
+const freshSku = fc.constantFrom<Fresh>("fresh", "fresh", "unicode");
+const newSku = (kind: Fresh) => (kind === "unicode" ? `Größe ✓ 𝄞 ${randomBytes(4).toString("hex")} ${"é".repeat(42)}` : uniqueSku("M"));
+
+/** A template name as sent (sometimes with spaces around it) and as stored (trimmed). */
 const templateName = fc.tuple(fc.constantFrom("Standard", "Express", "Bulky", "Zone 2"), fc.nat({ max: 999 })).map(([n, i]) => `${n} ${i}`);
 
 // ---------------------------------------------------------------------------------------------
@@ -432,7 +447,7 @@ const CREATE_BREAKS: Record<string, { apply: (body: Record<string, unknown>) => 
 const createListing = fc
   .record({
     product: fc.constantFrom("product_id", "gtin", "new", "unknown_gtin"),
-    sku: fc.oneof({ weight: 6, arbitrary: fc.constant<"fresh">("fresh") }, { weight: 1, arbitrary: fc.nat().map((taken) => ({ taken })) }),
+    sku: fc.oneof({ weight: 6, arbitrary: freshSku }, { weight: 1, arbitrary: fc.nat().map((taken) => ({ taken })) }),
     condition,
     price,
     listPriceExtra: fc.option(fc.integer({ min: 0, max: 5_000 })),
@@ -444,7 +459,7 @@ const createListing = fc
   })
   .map((p) => new Step(`create ${JSON.stringify(p)}`, always, async (m, r) => {
     const existingSku = typeof p.sku === "object" && m.listings.length > 0 ? m.listings[p.sku.taken % m.listings.length]!.sku : undefined;
-    const sku = existingSku ?? uniqueSku("M");
+    const sku = existingSku ?? newSku(p.sku as Fresh);
     const template = p.template === null ? undefined : templateId(m, p.template) ?? undefined;
     const body: Record<string, unknown> = { sku, condition: p.condition, price_cents: p.price };
     if (p.product === "product_id") body.product_id = ids.productId;
@@ -490,7 +505,7 @@ const createListing = fc
       currency: "USD",
       quantity: p.quantity ?? 0,
       allow_backorder: p.backorder ?? false,
-      shipping_template_id: template ?? null,
+      shipping_template_id: template?.toLowerCase() ?? null,
       status: "draft",
       created_at: got.created_at,
       updated_at: got.created_at,
@@ -516,7 +531,7 @@ const PATCH_BREAKS: Record<string, { apply: (body: Record<string, unknown>) => v
 const updateListing = fc
   .record({
     target,
-    sku: fc.option(fc.oneof(fc.constant<"fresh">("fresh"), fc.nat().map((taken) => ({ taken })))),
+    sku: fc.option(fc.oneof(freshSku, fc.nat().map((taken) => ({ taken })))),
     condition: fc.option(condition),
     price: fc.option(price),
     listPrice: fc.option(price),
@@ -529,7 +544,7 @@ const updateListing = fc
   .map((p) => new Step(`update ${JSON.stringify(p)}`, reaches(p.target), async (m, r) => {
     const listing = ownListing(m, p.target);
     const body: Record<string, unknown> = {};
-    if (p.sku !== null) body.sku = p.sku === "fresh" || m.listings.length === 0 ? uniqueSku("M") : m.listings[p.sku.taken % m.listings.length]!.sku;
+    if (p.sku !== null) body.sku = typeof p.sku !== "object" || m.listings.length === 0 ? newSku(typeof p.sku === "object" ? "fresh" : p.sku) : m.listings[p.sku.taken % m.listings.length]!.sku;
     if (p.condition !== null) body.condition = p.condition;
     if (p.price !== null) body.price_cents = p.price;
     if (p.listPrice !== null) body.list_price_cents = p.listPrice;
@@ -547,7 +562,7 @@ const updateListing = fc
       if (p.listPrice !== null) next.list_price_cents = p.listPrice;
       if (p.quantity !== null) next.quantity = p.quantity;
       if (p.backorder !== null) next.allow_backorder = p.backorder;
-      if (template !== undefined) next.shipping_template_id = template;
+      if (template !== undefined) next.shipping_template_id = template?.toLowerCase() ?? null;
     }
     let failure: Failure | undefined;
     if (p.broken) {
@@ -619,7 +634,7 @@ interface Line {
   expect: "none" | "right" | "wrong";
 }
 const line: fc.Arbitrary<Line> = fc.record({
-  target: fc.oneof({ weight: 12, arbitrary: fc.nat().map((own) => ({ own }) as Target) }, { weight: 1, arbitrary: fc.constantFrom<Line["target"]>("other", "unknown", "not_a_uuid") }),
+  target: fc.oneof({ weight: 12, arbitrary: own as fc.Arbitrary<Line["target"]> }, { weight: 1, arbitrary: fc.constantFrom<Line["target"]>("other", "unknown", "not_a_uuid") }),
   upper: fc.boolean(),
   op: fc.oneof(
     { weight: 6, arbitrary: fc.integer({ min: -5, max: 10 }).map((delta) => ({ delta })) },
@@ -646,7 +661,7 @@ const lines = fc
     clean
       ? lines.map((l): Line => ({
           ...l,
-          target: typeof l.target === "object" ? l.target : { own: 0 },
+          target: typeof l.target === "object" ? l.target : { own: 0, upper: false },
           op: "delta" in l.op ? { delta: Math.abs(l.op.delta) % 1_000 } : l.op,
           expect: l.expect === "wrong" ? "right" : l.expect,
         }))
@@ -748,9 +763,9 @@ function acceptTemplate(m: Model, expected: Template, got: Template, changed: bo
 }
 
 const createTemplate = fc
-  .record({ name: templateName, handling: fc.option(fc.integer({ min: 0, max: 30 })), rates, broken: sometimes(fc.constantFrom(...Object.keys(TEMPLATE_BREAKS)), 5), idem: fc.boolean() })
+  .record({ name: templateName, pad: fc.boolean(), handling: fc.option(fc.integer({ min: 0, max: 30 })), rates, broken: sometimes(fc.constantFrom(...Object.keys(TEMPLATE_BREAKS)), 5), idem: fc.boolean() })
   .map((p) => new Step(`create template ${JSON.stringify(p)}`, always, async (m, r) => {
-    const body: Record<string, unknown> = { name: p.name, rates: p.rates.map((rate) => (rate.free_over_cents === null ? { ...rate, free_over_cents: undefined } : rate)) };
+    const body: Record<string, unknown> = { name: p.pad ? `  ${p.name} ` : p.name, rates: p.rates.map((rate) => (rate.free_over_cents === null ? { ...rate, free_over_cents: undefined } : rate)) };
     if (p.handling !== null) body.handling_days = p.handling;
     const failure = p.broken ? TEMPLATE_BREAKS[p.broken]!.failure : undefined;
     if (p.broken) TEMPLATE_BREAKS[p.broken]!.apply(body);
@@ -763,8 +778,9 @@ const createTemplate = fc
 
 const updateTemplate = fc
   .record({
-    which: fc.oneof({ weight: 6, arbitrary: fc.nat().map((own) => ({ own }) as TemplateRef) }, { weight: 1, arbitrary: fc.constantFrom<TemplateRef>("other", "unknown") }),
+    which: fc.oneof({ weight: 6, arbitrary: own as fc.Arbitrary<TemplateRef> }, { weight: 1, arbitrary: fc.constantFrom<TemplateRef>("other", "unknown") }),
     name: fc.option(templateName),
+    pad: fc.boolean(),
     handling: fc.option(fc.integer({ min: 0, max: 30 })),
     rates: fc.option(rates),
     broken: sometimes(fc.constantFrom(...Object.keys(TEMPLATE_BREAKS).filter((k) => k !== "no_rates")), 6),
@@ -772,9 +788,9 @@ const updateTemplate = fc
   })
   .map((p) => new Step(`update template ${JSON.stringify(p)}`, (m) => typeof p.which !== "object" || m.templates.length > 0, async (m, r) => {
     const id = templateId(m, p.which) ?? randomUUID();
-    const template = m.templates.find((t) => t.id === id);
+    const template = m.templates.find((t) => t.id === id.toLowerCase());
     const body: Record<string, unknown> = {};
-    if (p.name !== null) body.name = p.name;
+    if (p.name !== null) body.name = p.pad ? `  ${p.name} ` : p.name;
     if (p.handling !== null) body.handling_days = p.handling;
     if (p.rates !== null) body.rates = p.rates;
     let failure: Failure | undefined;
