@@ -116,6 +116,8 @@ interface Model {
   stock: Map<string, { rows: number; initial: number }>;
   templates: Template[];
   writes: Write[];
+  /** Idempotency-Keys of rejected writes (nothing is stored for them: they may be used again). */
+  failedKeys: { key: string; idem: string }[];
 }
 
 interface Real {
@@ -249,6 +251,7 @@ async function write(m: Model, r: Real, c: Omit<Call, "key" | "idem"> & { idem: 
   } else {
     expectErrorEnvelope(res, expected);
     expect(await fingerprint(r.storeId), "a rejected write changed nothing").toBe(before);
+    if (idem) m.failedKeys.push({ key, idem });
   }
   return res;
 }
@@ -864,6 +867,19 @@ const concurrentCopies = fc
     acceptListing(m, { ...listing, quantity: listing.quantity + p.delta }, got, true);
   }));
 
+/** The key of a rejected write, on a new valid request: it runs (201), as nothing was stored for the key. */
+const reuseFailedKey = fc.record({ pick: fc.nat(), name: templateName }).map((p) => new Step(`new request with the key of rejected write #${p.pick}`, (m) => m.failedKeys.length > 0, async (m) => {
+  const { key, idem } = m.failedKeys[p.pick % m.failedKeys.length]!;
+  m.failedKeys = m.failedKeys.filter((f) => f.idem !== idem);
+  const body = { name: p.name, rates: [{ region: "*", service: "standard", price_cents: 999, min_days: 3, max_days: 9 }] };
+  const res = await call({ key, method: "POST", path: "/shipping-templates", body, idem });
+  expect(res.status, res.text.slice(0, 300)).toBe(201);
+  expect(res.headers.get("idempotent-replayed")).toBeNull();
+  const got = res.json.data as Template;
+  acceptTemplate(m, { id: got.id, object: "shipping_template", name: p.name, handling_days: 1, rates: withDefaults(body.rates as Rate[]), created_at: got.created_at, updated_at: got.created_at }, got, false);
+  m.writes.push({ key, idem, method: "POST", path: "/shipping-templates", body, status: 201, data: got, requestId: res.json.meta.request_id, otherBody: { ...body, name: `${p.name} b` } });
+}));
+
 // Reads ----------------------------------------------------------------------------------------
 
 const getListing = target.map((t) => new Step(`get ${JSON.stringify(t)}`, reaches(t), async (m, r) => {
@@ -956,6 +972,7 @@ const COMMANDS = [
   retry,
   retry,
   reuseKey,
+  reuseFailedKey,
   concurrentCopies,
   getListing,
   listListings,
@@ -974,7 +991,7 @@ async function setup(): Promise<{ model: Model; real: Real }> {
   const rate = { region: "US", service: "standard", price_cents: 499, free_over_cents: null, min_days: 2, max_days: 4 };
   const res = await call({ key: await keyA(real), method: "POST", path: "/shipping-templates", body: { name: "Standard", rates: [rate] } });
   expect(res.status).toBe(201);
-  return { model: { listings: [], stock: new Map(), templates: [res.json.data], writes: [] }, real };
+  return { model: { listings: [], stock: new Map(), templates: [res.json.data], writes: [], failedKeys: [] }, real };
 }
 
 describe(`the seller API against a model (fast-check seed ${SEED}, ${RUNS} runs of up to ${MAX_COMMANDS} commands)`, () => {
