@@ -17,7 +17,7 @@
  * md5 of them read from the database before and after). Every few commands, and in the list
  * command, the whole list is paged and compared with the model.
  *
- * SELLER_MODEL_SEED (default 20261125), SELLER_MODEL_RUNS (default 25) and
+ * SELLER_MODEL_SEED (default 20261125), SELLER_MODEL_RUNS (default 150) and
  * SELLER_MODEL_COMMANDS (most commands per run, default 30) change the run; a failure prints the
  * seed, the path and the shrunk command sequence.
  */
@@ -30,7 +30,7 @@ import { expectListing, type SeedIds, seedIds, uniqueSku } from "../helpers/list
 import { createTestKey, type IsolatedApp, sellerRequest, type SellerResponse, startIsolatedApp } from "../helpers/seller";
 
 const SEED = Number(process.env.SELLER_MODEL_SEED ?? 20261125);
-const RUNS = Number(process.env.SELLER_MODEL_RUNS ?? 25);
+const RUNS = Number(process.env.SELLER_MODEL_RUNS ?? 150);
 const MAX_COMMANDS = Number(process.env.SELLER_MODEL_COMMANDS ?? 30);
 const SCOPES = ["listings:read", "listings:write", "shipping:write"];
 const QUANTITY_MAX = 1_000_000;
@@ -911,6 +911,95 @@ const listTemplates = fc.integer({ min: 1, max: 5 }).map((limit) => new Step(`li
   expect(got).toEqual(expected);
 }));
 
+// Races ----------------------------------------------------------------------------------------
+
+/**
+ * Two writes at once whose outcome depends on which runs first. Either order is fine; the answers
+ * must agree with one of them (never a 5xx, never both winning) and the store must then hold
+ * what that order leaves.
+ */
+type Race = "same_sku_patch" | "same_sku_create" | "publish_twice" | "archive_and_patch";
+const race = fc
+  .record({ kind: fc.constantFrom<Race>("same_sku_patch", "same_sku_create", "publish_twice", "archive_and_patch"), a: fc.nat(), b: fc.nat(), price })
+  .map((p) => new Step(`race ${JSON.stringify(p)}`, (m) => m.listings.some((l) => l.status !== "archived"), async (m, r) => {
+    const open = m.listings.filter((l) => l.status !== "archived");
+    const x = open[p.a % open.length]!;
+    const y = open[p.b % open.length]!;
+    const key = await keyA(r);
+    const send = (c: Omit<Call, "key">) => call({ ...c, key });
+    const winnerOf = (answers: SellerResponse[], ok: number, failure: Failure) => {
+      const won = answers.filter((a) => a.status === ok);
+      expect(won, answers.map((a) => `${a.status} ${a.text.slice(0, 200)}`).join("\n")).toHaveLength(1);
+      for (const lost of answers.filter((a) => a.status !== ok)) expectErrorEnvelope(lost, failure);
+      return answers.indexOf(won[0]!);
+    };
+    const refresh = async (listing: Listing, values: Partial<Listing>) => {
+      const got = (await send({ method: "GET", path: `/listings/${listing.id}` })).json.data;
+      acceptListing(m, { ...listing, ...values }, got, true);
+    };
+    switch (p.kind) {
+      case "same_sku_patch": {
+        if (x === y) return;
+        const sku = uniqueSku("R");
+        const answers = await Promise.all([x, y].map((l) => send({ method: "PATCH", path: `/listings/${l.id}`, body: { sku } })));
+        await refresh([x, y][winnerOf(answers, 200, skuTaken)]!, { sku });
+        break;
+      }
+      case "same_sku_create": {
+        const body = { product_id: ids.productId, sku: uniqueSku("R"), condition: "new", price_cents: p.price };
+        const answers = await Promise.all([0, 1].map(() => send({ method: "POST", path: "/listings", body })));
+        const got = answers[winnerOf(answers, 201, skuTaken)]!.json.data as Listing;
+        const expected: Listing = {
+          ...got,
+          product_id: ids.productId,
+          product_slug: "fixture-mixed-offers",
+          sku: body.sku,
+          condition: "new",
+          price_cents: p.price,
+          list_price_cents: p.price,
+          quantity: 0,
+          allow_backorder: false,
+          shipping_template_id: null,
+          status: "draft",
+          updated_at: got.created_at,
+          published_at: null,
+        };
+        acceptListing(m, expected, got, false);
+        m.stock.set(got.id, { rows: 0, initial: 0 });
+        break;
+      }
+      case "publish_twice": {
+        const answers = await Promise.all([0, 1].map(() => send({ method: "POST", path: `/listings/${x.id}/publish` })));
+        if (x.status !== "draft") {
+          for (const a of answers) expectErrorEnvelope(a, transition);
+        } else if (!x.shipping_template_id) {
+          for (const a of answers) expectErrorEnvelope(a, { status: 400, type: "invalid_request_error", code: "listing_incomplete", param: "shipping_template_id" });
+        } else {
+          const got = answers[winnerOf(answers, 200, transition)]!.json.data as Listing;
+          acceptListing(m, { ...x, status: "active", published_at: got.updated_at }, got, true);
+        }
+        break;
+      }
+      case "archive_and_patch": {
+        const [archivedAnswer, patched] = await Promise.all([
+          send({ method: "POST", path: `/listings/${x.id}/status`, body: { status: "archived" } }),
+          send({ method: "PATCH", path: `/listings/${x.id}`, body: { price_cents: p.price, list_price_cents: Math.max(p.price, x.list_price_cents) } }),
+        ]);
+        expect(archivedAnswer.status, archivedAnswer.text.slice(0, 300)).toBe(200);
+        // The PATCH ran first (200, and the archived listing has its price) or second (409, nothing changed).
+        if (patched.status === 200) {
+          expect(archivedAnswer.json.data.price_cents).toBe(p.price);
+          await refresh(x, { status: "archived", price_cents: p.price, list_price_cents: Math.max(p.price, x.list_price_cents) });
+        } else {
+          expectErrorEnvelope(patched, archived());
+          expect(archivedAnswer.json.data.price_cents).toBe(x.price_cents);
+          await refresh(x, { status: "archived" });
+        }
+        break;
+      }
+    }
+  }));
+
 // Another store's key --------------------------------------------------------------------------
 
 const otherStore = fc
@@ -974,6 +1063,7 @@ const COMMANDS = [
   reuseKey,
   reuseFailedKey,
   concurrentCopies,
+  race,
   getListing,
   listListings,
   listTemplates,
