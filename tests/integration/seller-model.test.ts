@@ -2,20 +2,23 @@
  * Issue 15: a stateful model of the seller API (fast-check `fc.commands` + `fc.asyncModelRun`).
  *
  * Each run is a fresh store of its own (and keys of it, so that no run meets another's rate-limit
- * bucket or Idempotency-Keys) and a model of its listings and shipping templates. Random sequences
- * of commands run against both: listing creates (valid and invalid bodies), updates (invalid
- * fields, another store's id), publishes, status changes (allowed and forbidden moves), inventory
- * batches (1-100 adjustments, all or none), template creates and updates, idempotent retries (a
- * replay changes nothing; the same key with another request is 422), reads and paged lists, and
- * a second store's key on the first store's listings (404, nothing changed).
+ * bucket or Idempotency-Keys), one shipping template, and a model of its listings and templates.
+ * Random sequences of commands run against both: listing creates (valid and invalid bodies),
+ * updates (invalid fields, another store's id, ids in upper case), publishes, status changes
+ * (allowed and forbidden moves), inventory batches (1-100 adjustments, all or none), template
+ * creates and updates, idempotent retries (a replay changes nothing; the same key with another
+ * request is 422; the key of a rejected write serves a new request; the same batch sent several
+ * times at once applies once), two writes racing (either order, never both winning), reads and
+ * paged lists, and a second store's key on the first store's rows (404, nothing changed).
  *
  * After each command: every answer is below 500 and in its envelope, the request id of which is
  * the X-Request-Id; an accepted write answers what the model predicts, and every listing it
- * touched reads back (GET) exactly as the model holds it, with as many stock adjustment rows as
- * the model counted; a rejected write or a replay leaves the stores' rows (listings, stock
- * adjustments, templates, rates, products, idempotency records) byte for byte as they were (an
- * md5 of them read from the database before and after). Every few commands, and in the list
- * command, the whole list is paged and compared with the model.
+ * touched reads back (GET) exactly as the model holds it; the store's listings in the database
+ * are exactly the model's, each with as many stock adjustment rows as the model counted; a
+ * rejected write or a replay leaves the stores' rows (listings, stock adjustments, templates,
+ * rates, products, idempotency records) byte for byte as they were (an md5 of them read from the
+ * database before and after). Every few commands, and in the list command, the whole list is
+ * paged and compared with the model.
  *
  * SELLER_MODEL_SEED (default 20261125), SELLER_MODEL_RUNS (default 150) and
  * SELLER_MODEL_COMMANDS (most commands per run, default 30) change the run; a failure prints the
