@@ -1,5 +1,5 @@
 /**
- * Issue 15: a stateful model of the seller API (fast-check `fc.commands` + `fc.asyncModelRun`).
+ * A stateful model of the seller API (fast-check `fc.commands` + `fc.asyncModelRun`).
  *
  * Each run is a fresh store of its own (and keys of it, so that no run meets another's rate-limit
  * bucket or Idempotency-Keys), one shipping template, and a model of its listings and templates.
