@@ -77,6 +77,11 @@ export const JUNK: readonly unknown[] = [
 
 export const junk: fc.Arbitrary<unknown> = fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...JUNK) }, { weight: 1, arbitrary: fc.jsonValue({ maxDepth: 2 }) });
 
+/** `arbitrary` one time in `oneIn`, else null. */
+export function rarely<T>(arbitrary: fc.Arbitrary<T>, oneIn = 5): fc.Arbitrary<T | null> {
+  return fc.oneof({ weight: oneIn - 1, arbitrary: fc.constant(null) }, { weight: 1, arbitrary });
+}
+
 const PLAIN = fc.constantFrom(..."abcdefghijklmnopqrstuvwxyz0123456789 -_.");
 
 /** Strings a person would type most of the time, else any unicode (NUL and lone surrogates included). */
@@ -290,7 +295,11 @@ export type Flavor = "valid" | "edge" | "mutated";
 
 /** A value for `schema`, labelled: accepted by it, at its bounds, or one change away from valid. */
 export function fuzzValue(schema: unknown, overrides?: ArbitraryOptions["overrides"]): fc.Arbitrary<{ flavor: Flavor; value: unknown }> {
-  const valid = arbitraryOf(schema, { overrides });
+  // Refinements across fields (exactly one of a, b or c) are not in the definitions the generator
+  // reads: of 20 shaped values, the first the schema accepts (else the first).
+  const shaped = arbitraryOf(schema, { overrides });
+  const accepts = (v: unknown) => (schema as z.ZodType).safeParse(v).success;
+  const valid = fc.array(shaped, { minLength: 20, maxLength: 20 }).map((xs) => xs.find(accepts) ?? xs[0]);
   return fc.oneof(
     { weight: 2, arbitrary: valid.map((value) => ({ flavor: "valid" as const, value })) },
     { weight: 1, arbitrary: arbitraryOf(schema, { overrides, mode: "edge" }).map((value) => ({ flavor: "edge" as const, value })) },

@@ -29,6 +29,7 @@ import {
   fuzzAssert,
   FuzzStats,
   queryArbitrary,
+  rarely,
   segmentArbitrary,
   snapshot,
   type Answer,
@@ -77,7 +78,7 @@ function requestArbitrary(surface: Surface, endpoint: Endpoint): fc.Arbitrary<Fu
   const query = endpoint.query ? queryArbitrary(endpoint.query, overrides) : fc.constantFrom("", "?unknown=1", "?a=%ZZ");
   const body: fc.Arbitrary<BodyCase | undefined> = endpoint.body ? bodyArbitrary(endpoint.body, overrides) : fc.constantFrom(undefined, { contentType: "application/json", body: "{}", flavor: "valid" as const });
   const method = fc.oneof({ weight: 9, arbitrary: fc.constant(endpoint.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) });
-  const idempotencyKey = fc.option(fc.oneof(fc.uuid(), fc.constantFrom("", "x".repeat(300), "ÿ-\u00a0key")), { freq: 4 });
+  const idempotencyKey = rarely(fc.oneof(fc.uuid(), fc.constantFrom("", "x".repeat(300), "ÿ-\u00a0key")), 4);
   return fc.tuple(method, segments, query, body, surface.auth, idempotencyKey).map(([m, segs, q, b, auth, key]) => {
     let p = endpoint.path;
     names.forEach((n, i) => (p = p.replace(`{${n}}`, segs[i]!)));
