@@ -259,8 +259,9 @@ describe("fuzz: seller and buyer APIs", () => {
     sellerKnown.product_id = [...new Set([...own, ...foreign].map((r) => r.product_id as string))];
     sellerKnown.shipping_template_id = [...ownTemplates, ...foreignTemplates];
     // Secrets: every key's secret (the key string only ever appears where it is issued, never in
-    // an API body); the other store's SKUs that the caller did not send itself.
-    sellerSecrets.push(...[...keys, ...partial, other].map((k) => k.key.split(".")[1]!), ...foreign.map((r) => r.sku as string).filter((s) => s.length >= 8));
+    // an API body); the other store's SKUs and listing ids (those the caller sent aside: an error
+    // may name what it was given).
+    sellerSecrets.push(...[...keys, ...partial, other].map((k) => k.key.split(".")[1]!), ...foreign.map((r) => r.sku as string).filter((s) => s.length >= 8), ...foreign.slice(3).map((r) => r.id as string));
 
     // Buyer: alice's tokens; bob's orders are the other tenant's.
     const alice = await createHolder(app.pool, "fuzz-alice");
