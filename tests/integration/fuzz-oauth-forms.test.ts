@@ -186,6 +186,20 @@ describe("found by the fuzz", () => {
   });
 });
 
+describe("found by the fuzz: OAuth", () => {
+  it("a client registration with a NUL in its metadata is invalid_client_metadata, never a 500, and stores nothing", async () => {
+    const clients = async () => (await app.pool.query(`SELECT count(*)::int AS n FROM oauth_records WHERE model = 'Client'`)).rows[0].n as number;
+    const before = await clients();
+    for (const metadata of [{ client_name: "\u0000" }, { client_name: "ok", logo_uri: "https://agent.example/\u0000.png" }]) {
+      const res = await send("POST", "/oauth/register", { "Content-Type": "application/json" }, JSON.stringify({ redirect_uris: ["http://127.0.0.1:9/callback"], token_endpoint_auth_method: "none", ...metadata }));
+      expect(res.status, res.text.slice(0, 300)).toBe(400);
+      expect(res.json.error).toBe("invalid_client_metadata");
+      expect(res.headers.get("x-request-id")).toBeTruthy();
+    }
+    expect(await clients()).toBe(before);
+  });
+});
+
 describe("fuzz: storefront form posts", () => {
   const routes = formRoutes();
 
