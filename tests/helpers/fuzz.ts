@@ -329,12 +329,17 @@ export function queryArbitrary(schema: unknown, overrides?: ArbitraryOptions["ov
     });
 }
 
+/** A string as a URL path segment (UTF-8; a lone surrogate, which no URL can carry, as U+FFFD). */
+function encodeSegment(s: string): string {
+  return encodeURIComponent(s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"));
+}
+
 /** A path segment: a known id (own or another tenant's), a generated one, or junk. */
 export function segmentArbitrary(known: string[]): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: known.length > 0 ? 4 : 0, arbitrary: known.length > 0 ? fc.constantFrom(...known) : fc.constant("x") },
     { weight: 2, arbitrary: fc.uuid() },
-    { weight: 2, arbitrary: fc.oneof(anyString(0, 30), fc.constantFrom(...JUNK.filter((v): v is string => typeof v === "string"))).map((s) => encodeURIComponent(s) || "%20") },
+    { weight: 2, arbitrary: fc.oneof(anyString(0, 30), fc.constantFrom(...JUNK.filter((v): v is string => typeof v === "string"))).map((s) => encodeSegment(s) || "%20") },
     { weight: 1, arbitrary: fc.constantFrom("..", "%2e%2e", "%2F", "%00", "0", "-1", "1e308", "x".repeat(2000)) },
   );
 }
