@@ -22,7 +22,10 @@ const NOT_FOUND_PATH = "/_not-found-page";
 export async function proxy(request: NextRequest) {
   const requestId = requestIdFrom(request.headers);
   const { pathname } = request.nextUrl;
-  const decodable = isDecodable(pathname);
+  // Nothing is named with a NUL, and PostgreSQL text cannot hold one: a page or form path with an
+  // encoded NUL (`/seller/%00/keys/create`) is not found, as one that cannot be decoded. (The API
+  // routes check their path parameters themselves and answer their own not-found codes.)
+  const decodable = isDecodable(pathname) && (pathname.startsWith("/api/") || !/%00/i.test(pathname));
   // Next cannot decode a path with a malformed percent-escape (`/p/%ZZ`) and answers a bare 500.
   if (!decodable && pathname.startsWith("/api/")) return malformedApiPath(requestId);
   const headers = new Headers(request.headers);

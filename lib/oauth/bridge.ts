@@ -172,5 +172,27 @@ export async function serveOAuth(request: Request, clientIp: string, path = new 
     const formChanged = [canonicalResources(form), authorize && request.method === "POST" && defaultScope(form)].some(Boolean);
     if (formChanged) body = new TextEncoder().encode(form.toString());
   }
+  if (path === "/register" && request.method === "POST" && body && holdsNul(body)) {
+    // The client is stored as JSON in PostgreSQL, which cannot hold a NUL (it was a 500).
+    return Response.json(
+      { error: "invalid_client_metadata", error_description: "client metadata must not contain NUL characters" },
+      { status: 400, headers: { "Cache-Control": "no-store" } },
+    );
+  }
   return callNode(oauthHandler(), { method: request.method, path: `${path}${url.search}`, headers: request.headers, body, clientIp });
+}
+
+/** Whether a JSON body has a NUL in one of its strings or keys (not JSON: oidc-provider answers). */
+function holdsNul(body: Uint8Array): boolean {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(body).toString("utf8"));
+  } catch {
+    return false;
+  }
+  const walk = (node: unknown): boolean =>
+    typeof node === "string"
+      ? node.includes("\u0000")
+      : node !== null && typeof node === "object" && Object.entries(node).some(([k, v]) => k.includes("\u0000") || walk(v));
+  return walk(value);
 }
