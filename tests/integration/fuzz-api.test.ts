@@ -155,6 +155,7 @@ const OTHER_ROUTES: Record<string, string> = {
   "/api/agent/[[...path]]": "fuzz-api (junk paths)",
   "/api/mcp/[[...path]]": "fuzz-api (junk paths)",
   "/api/mcp/mcp": "fuzz-mcp",
+  "/api/health": "health (it reads no input: GET, and 405 for other methods)",
   "/api/agent/mcp": "fuzz-mcp",
   "/api/auth/[...nextauth]": "fuzz-oauth-forms (NextAuth: the storefront's sign-in goes through /signin/*)",
 };
