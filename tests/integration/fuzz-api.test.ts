@@ -149,6 +149,7 @@ const asRoute = (prefix: string, e: Endpoint) => prefix + e.path.replace(/\{(\w+
 
 /** Routes outside the registries, and the fuzz file that covers each. */
 const OTHER_ROUTES: Record<string, string> = {
+  "/api/[...path]": "fuzz-api (junk paths)",
   "/api/public/v1/[[...path]]": "fuzz-api (junk paths)",
   "/api/v1/[...path]": "fuzz-api (junk paths)",
   "/api/v1/buyer/[[...path]]": "fuzz-api (junk paths)",
@@ -301,10 +302,11 @@ describe("fuzz: seller and buyer APIs", () => {
 
 describe("fuzz: unknown API paths", () => {
   it("answer the envelope (404/405/401), never a 5xx", async () => {
-    const prefixes = ["/api/public/v1", "/api/v1", "/api/v1/buyer", "/api/agent", "/api/mcp"];
+    const prefixes = ["/api", "/api/public/v1", "/api/v1", "/api/v1/buyer", "/api/agent", "/api/mcp"];
     const arbitrary = fc.tuple(fc.constantFrom(...prefixes), fc.array(segmentArbitrary(["listings", "products", "cart", "orders", "mcp", "openapi.json"]), { minLength: 1, maxLength: 4 }), fc.constantFrom(...METHODS));
     await fuzzAssert(
-      fc.asyncProperty(arbitrary, async ([prefix, segments, method]) => {
+      // A leading dot segment right under /api/ leaves the API (`/api/%2e%2e/x` is the page /x).
+      fc.asyncProperty(arbitrary.filter(([prefix, segments]) => prefix !== "/api" || !/^(\.|%2e)/i.test(segments[0]!)), async ([prefix, segments, method]) => {
         const req = { method, path: `${prefix}/${segments.join("/")}`, headers: { "Content-Type": "application/json" }, body: method === "GET" || method === "OPTIONS" ? undefined : "{}", flavor: "junk path" };
         const res = await send({ base: baseUrl } as Surface, req);
         stats.record("unknown paths", res.status);
