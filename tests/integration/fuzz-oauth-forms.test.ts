@@ -18,7 +18,7 @@ import { hashPassword } from "@/lib/accounts/password";
 import { z } from "@/lib/schemas/zod";
 import { ALL_SCOPES, createHolder, createListing, token } from "../helpers/buyer";
 import { changedTables, fuzzAssert, FuzzStats, fuzzValue, junk, JUNK, problemsOf, rarely, segmentArbitrary, snapshot, type Answer } from "../helpers/fuzz";
-import { randomClientIp } from "../helpers/http";
+import { api, randomClientIp } from "../helpers/http";
 import { createTestOrder } from "../helpers/orders";
 import { createTestKey, startIsolatedApp, storeIdOf, type IsolatedApp } from "../helpers/seller";
 
@@ -33,21 +33,12 @@ const known: Record<string, string[]> = {};
 const secrets: string[] = [];
 
 async function send(method: string, url: string, headers: Record<string, string>, body?: string | FormData): Promise<Answer & { location: string | null }> {
-  const res = await fetch(new URL(url, app.baseUrl), {
+  const res = await api(new URL(url, app.baseUrl).toString(), {
     method,
     headers: { "X-Forwarded-For": randomClientIp(), ...headers },
     body: method === "GET" || method === "HEAD" ? undefined : body,
-    redirect: "manual",
-    signal: AbortSignal.timeout(25_000),
   });
-  const text = await res.text();
-  let json: any = null;
-  try {
-    json = text ? JSON.parse(text) : null;
-  } catch {
-    json = null;
-  }
-  return { status: res.status, headers: res.headers, json, text, location: res.headers.get("location") };
+  return { ...res, location: res.headers.get("location") };
 }
 
 /** Never a 5xx, always a request id, no secret; a JSON error is OAuth's or the API's envelope. */
