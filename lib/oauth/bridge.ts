@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable, Writable } from "node:stream";
 import { BUYER_SCOPES } from "@/lib/auth/scopes";
 import { publicBaseUrl } from "@/lib/config";
-import { oauthProvider } from "./provider";
+import { errorPage, oauthProvider } from "./provider";
 import { OAUTH_MOUNT, resourceNamed, resourceUrl } from "./resources";
 
 /**
@@ -167,10 +167,20 @@ export async function serveOAuth(request: Request, clientIp: string, path = new 
   const queryChanged = [canonicalResources(query), authorize && request.method === "GET" && defaultScope(query)].some(Boolean);
   if (queryChanged) url.search = query.toString();
   let body = request.body ? new Uint8Array(await request.arrayBuffer()) : undefined;
+  let form: URLSearchParams | null = null;
   if (body && /^application\/x-www-form-urlencoded/i.test(request.headers.get("content-type") ?? "")) {
-    const form = new URLSearchParams(Buffer.from(body).toString("utf8"));
+    form = new URLSearchParams(Buffer.from(body).toString("utf8"));
     const formChanged = [canonicalResources(form), authorize && request.method === "POST" && defaultScope(form)].some(Boolean);
     if (formChanged) body = new TextEncoder().encode(form.toString());
+  }
+  if (holdsNulParameter(query) || (form && holdsNulParameter(form))) {
+    // Requests are kept in PostgreSQL (an authorization request's `state`, say), whose text cannot
+    // hold a NUL (it was a 500). A browser's authorization request gets the error page.
+    const refusal = { error: "invalid_request", error_description: "parameters must not contain NUL characters" };
+    const headers = { "Cache-Control": "no-store" };
+    return authorize
+      ? new Response(errorPage(refusal), { status: 400, headers: { ...headers, "Content-Type": "text/html; charset=utf-8" } })
+      : Response.json(refusal, { status: 400, headers });
   }
   if (path === "/register" && request.method === "POST" && body && holdsNul(body)) {
     // The client is stored as JSON in PostgreSQL, which cannot hold a NUL (it was a 500).
@@ -180,6 +190,12 @@ export async function serveOAuth(request: Request, clientIp: string, path = new 
     );
   }
   return callNode(oauthHandler(), { method: request.method, path: `${path}${url.search}`, headers: request.headers, body, clientIp });
+}
+
+/** Whether a query or form has a NUL in a name or a value. */
+function holdsNulParameter(params: URLSearchParams): boolean {
+  for (const [name, value] of params) if (name.includes("\u0000") || value.includes("\u0000")) return true;
+  return false;
 }
 
 /** Whether a JSON body has a NUL in one of its strings or keys (not JSON: oidc-provider answers). */

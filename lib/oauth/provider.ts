@@ -145,7 +145,7 @@ function escapeHtml(value: unknown): string {
 }
 
 /** The page a browser sees when an authorization request cannot go back to its client. */
-function errorPage(out: { error?: string; error_description?: string }): string {
+export function errorPage(out: { error?: string; error_description?: string }): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Authorization failed</title></head>
 <body><main style="font-family: system-ui, sans-serif; max-width: 36rem; margin: 2rem auto; padding: 0 1rem">
 <h1>This authorization request cannot go on</h1><p>${escapeHtml(out.error_description ?? "The request is invalid.")}</p><p><code>${escapeHtml(out.error ?? "invalid_request")}</code></p>

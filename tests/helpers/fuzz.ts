@@ -3,8 +3,8 @@
  * same zod schemas that validate them (valid, boundary and mutated), and one check of the
  * properties every answer must have, with per-surface counters printed at the end.
  *
- * FUZZ_SEED (default 20261125) and FUZZ_RUNS (generated requests per endpoint or tool, default
- * 15) change the run; a failure names the seed, so `FUZZ_SEED=<seed> npx vitest run <file>`
+ * FUZZ_SEED (default 20261125) and FUZZ_RUNS (generated requests per endpoint, tool or form,
+ * default 300) change the run; a failure names the seed, so `FUZZ_SEED=<seed> npx vitest run <file>`
  * replays it.
  */
 import fc from "fast-check";
@@ -14,7 +14,7 @@ import { ERROR_TABLE } from "@/lib/errors";
 import { findInventoryLeak } from "./http";
 
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? 20261125);
-export const FUZZ_RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 15));
+export const FUZZ_RUNS = Math.max(1, Number(process.env.FUZZ_RUNS ?? 300));
 
 /** fc.assert parameters: the fixed seed, the configured runs, no shrinking (each run is HTTP). */
 export function fuzzParams(runs = FUZZ_RUNS): fc.Parameters<unknown> {
@@ -485,17 +485,48 @@ export const WRITE_TABLES = [
 ] as const;
 
 /**
- * A digest of the write tables' rows (order-independent), to compare before and after a request.
- * `last_used_at` (an API key's, written by every authenticated request) is not a change.
+ * Every row change of the write tables, noted by triggers in the test database: one row of
+ * `fuzz_changes` per inserted, deleted or changed row (an update that changes nothing is not
+ * noted, nor an API key's `last_used_at`, which every authenticated request writes). The notes
+ * are written in the writer's transaction, so a rolled-back write leaves none. Comparing the last
+ * note's id before and after a request costs one index look-up, where a digest of every table
+ * grew with the database.
  */
-export async function snapshot(pool: pg.Pool, tables: readonly string[] = WRITE_TABLES): Promise<Record<string, string>> {
-  const row = "(to_jsonb(x) - 'last_used_at')::text";
-  const sql = tables.map((t) => `SELECT '${t}' AS t, count(*)::text || ':' || coalesce(md5(string_agg(${row}, '|' ORDER BY ${row})), '') AS digest FROM ${t} x`).join(" UNION ALL ");
-  const { rows } = await pool.query<{ t: string; digest: string }>(sql);
-  return Object.fromEntries(rows.map((r) => [r.t, r.digest]));
-}
+export class WriteLog {
+  private constructor(private readonly pool: pg.Pool) {}
 
-/** The tables whose digest differs between two snapshots. */
-export function changedTables(before: Record<string, string>, after: Record<string, string>): string[] {
-  return Object.keys(before).filter((t) => before[t] !== after[t]);
+  /** Installs the triggers (again, harmlessly) in the database behind `pool`. */
+  static async install(pool: pg.Pool, tables: readonly string[] = WRITE_TABLES): Promise<WriteLog> {
+    const statements = [
+      `CREATE TABLE IF NOT EXISTS fuzz_changes (id bigserial PRIMARY KEY, table_name text NOT NULL, op text NOT NULL)`,
+      `CREATE OR REPLACE FUNCTION fuzz_note_change() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN INSERT INTO fuzz_changes (table_name, op) VALUES (TG_TABLE_NAME, TG_OP); RETURN NULL; END $$`,
+    ];
+    for (const t of tables) {
+      const changed = t === "api_keys" ? `(to_jsonb(OLD) - 'last_used_at') IS DISTINCT FROM (to_jsonb(NEW) - 'last_used_at')` : `OLD.* IS DISTINCT FROM NEW.*`;
+      statements.push(
+        `DROP TRIGGER IF EXISTS fuzz_note_insert_delete ON ${t}`,
+        `CREATE TRIGGER fuzz_note_insert_delete AFTER INSERT OR DELETE ON ${t} FOR EACH ROW EXECUTE FUNCTION fuzz_note_change()`,
+        `DROP TRIGGER IF EXISTS fuzz_note_update ON ${t}`,
+        `CREATE TRIGGER fuzz_note_update AFTER UPDATE ON ${t} FOR EACH ROW WHEN (${changed}) EXECUTE FUNCTION fuzz_note_change()`,
+      );
+    }
+    for (const sql of statements) await pool.query(sql);
+    return new WriteLog(pool);
+  }
+
+  /** The last note so far. */
+  async mark(): Promise<number> {
+    const { rows } = await this.pool.query<{ id: string }>(`SELECT coalesce(max(id), 0)::text AS id FROM fuzz_changes`);
+    return Number(rows[0]!.id);
+  }
+
+  /** The tables changed since `mark` (with the kind of change), empty when nothing was. */
+  async changedSince(mark: number): Promise<string[]> {
+    const { rows } = await this.pool.query<{ change: string }>(
+      `SELECT DISTINCT table_name || ' (' || lower(op) || ')' AS change FROM fuzz_changes WHERE id > $1 ORDER BY 1`,
+      [mark],
+    );
+    return rows.map((r) => r.change);
+  }
 }

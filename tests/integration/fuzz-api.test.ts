@@ -23,7 +23,6 @@ import type { Endpoint } from "@/lib/http/describe";
 import { ALL_SCOPES, createHolder, createListing, token } from "../helpers/buyer";
 import {
   bodyArbitrary,
-  changedTables,
   checkAnswer,
   FUZZ_RUNS,
   fuzzAssert,
@@ -31,9 +30,9 @@ import {
   queryArbitrary,
   rarely,
   segmentArbitrary,
-  snapshot,
   type Answer,
   type BodyCase,
+  WriteLog,
 } from "../helpers/fuzz";
 import { api, baseUrl, randomClientIp } from "../helpers/http";
 import { createTestOrder } from "../helpers/orders";
@@ -58,8 +57,8 @@ interface Surface {
   secrets: () => string[];
   /** Documented error fields of this surface beyond type, code, message, param and request_id. */
   extraErrorKeys?: string[];
-  /** Digest of the write tables, for "a rejected write changed nothing" (none on the shared app). */
-  snapshot?: () => Promise<Record<string, string>>;
+  /** The write tables' change log, for "a rejected write changed nothing" (none on the shared app). */
+  writes?: () => WriteLog;
 }
 
 interface FuzzRequest {
@@ -102,8 +101,8 @@ function send(surface: Surface, req: FuzzRequest): Promise<Answer> {
 async function fuzzEndpoint(surface: Surface, endpoint: Endpoint, runs = FUZZ_RUNS) {
   await fuzzAssert(
     fc.asyncProperty(requestArbitrary(surface, endpoint), async (req) => {
-      const writes = req.method !== "GET" && req.method !== "OPTIONS";
-      const before = writes && surface.snapshot ? await surface.snapshot() : undefined;
+      const log = req.method !== "GET" && req.method !== "OPTIONS" ? surface.writes?.() : undefined;
+      const before = log ? await log.mark() : undefined;
       const res = await send(surface, req);
       stats.record(surface.name, res.status);
       const label = `${req.method} ${req.path.slice(0, 300)} [${req.flavor}] ${req.body?.slice(0, 300) ?? ""}`;
@@ -115,8 +114,8 @@ async function fuzzEndpoint(surface: Surface, endpoint: Endpoint, runs = FUZZ_RU
         secrets,
         extraErrorKeys: surface.extraErrorKeys,
       });
-      if (before && res.status >= 400) {
-        const changed = changedTables(before, await surface.snapshot!());
+      if (log && before !== undefined && res.status >= 400) {
+        const changed = await log.changedSince(before);
         if (changed.length > 0) throw new Error(`${label} → ${res.status} was rejected but changed ${changed.join(", ")}`);
       }
     }),
@@ -196,6 +195,7 @@ describe("fuzz: public API", () => {
 
 describe("fuzz: seller and buyer APIs", () => {
   let app: IsolatedApp;
+  let writeLog: WriteLog;
   const sellerKnown: Known = { id: [], listing_id: [], product_id: [], shipping_template_id: [], sku: [], region: ["US", "CA", "*"] };
   const buyerKnown: Known = { id: [], listing_id: [] };
   const sellerSecrets: string[] = [];
@@ -220,7 +220,7 @@ describe("fuzz: seller and buyer APIs", () => {
     auth: authArbitrary(() => sellerKeys, () => sellerPartial),
     known: sellerKnown,
     secrets: () => sellerSecrets,
-    snapshot: () => snapshot(app.pool),
+    writes: () => writeLog,
   };
   const buyerSurface: Surface = {
     name: "buyer API",
@@ -230,11 +230,12 @@ describe("fuzz: seller and buyer APIs", () => {
     known: buyerKnown,
     secrets: () => buyerSecrets,
     extraErrorKeys: ["listing_id", "total_cents"],
-    snapshot: () => snapshot(app.pool),
+    writes: () => writeLog,
   };
 
   beforeAll(async () => {
     app = await startIsolatedApp("fuzz-api");
+    writeLog = await WriteLog.install(app.pool);
     const q = async (sql: string, params: unknown[] = []) => (await app.pool.query(sql, params)).rows;
     // Seller: store A's keys; store B's ids are the other tenant's.
     const keys = await Promise.all(Array.from({ length: 8 }, () => createTestKey(app.pool, "fixture-store-a", [...SELLER_SCOPES])));
@@ -279,6 +280,26 @@ describe("fuzz: seller and buyer APIs", () => {
 
   afterAll(async () => {
     await app?.stop();
+  });
+
+  it("the write log notes committed row changes only (what \"a rejected write changed nothing\" relies on)", async () => {
+    const listing = sellerKnown.listing_id![0]!;
+    const key = (await app.pool.query(`SELECT id FROM api_keys ORDER BY created_at LIMIT 1`)).rows[0].id as string;
+    let mark = await writeLog.mark();
+    await app.pool.query(`UPDATE api_keys SET name = name, last_used_at = now() WHERE id = $1`, [key]);
+    const client = await app.pool.connect();
+    await client.query("BEGIN");
+    await client.query(`UPDATE listings SET quantity = quantity + 1 WHERE id = $1`, [listing]);
+    await client.query("ROLLBACK");
+    client.release();
+    expect(await writeLog.changedSince(mark)).toEqual([]);
+    await app.pool.query(`UPDATE listings SET quantity = quantity + 1 WHERE id = $1`, [listing]);
+    await app.pool.query(`UPDATE listings SET quantity = quantity - 1 WHERE id = $1`, [listing]);
+    expect(await writeLog.changedSince(mark)).toEqual(["listings (update)"]);
+    mark = await writeLog.mark();
+    await app.pool.query(`UPDATE api_keys SET name = name || '!' WHERE id = $1`, [key]);
+    await app.pool.query(`UPDATE api_keys SET name = left(name, -1) WHERE id = $1`, [key]);
+    expect(await writeLog.changedSince(mark)).toEqual(["api_keys (update)"]);
   });
 
   for (const endpoint of [...SELLER_ENDPOINTS, sellerOpenApiEndpoint]) {

@@ -17,7 +17,7 @@ import { AGENT_TOOLS } from "@/lib/mcp/tools/agent";
 import { PUBLIC_TOOLS } from "@/lib/mcp/tools/public";
 import type { ToolDefinition } from "@/lib/mcp/tools/types";
 import { ALL_SCOPES, createHolder, createListing, token } from "../helpers/buyer";
-import { arbitraryOf, changedTables, fuzzAssert, FUZZ_RUNS, FuzzStats, junk, problemsOf, snapshot, type Answer } from "../helpers/fuzz";
+import { arbitraryOf, fuzzAssert, FUZZ_RUNS, FuzzStats, junk, problemsOf, WriteLog, type Answer } from "../helpers/fuzz";
 import { baseUrl, randomClientIp } from "../helpers/http";
 import { initialize } from "../helpers/mcp";
 import { createTestOrder } from "../helpers/orders";
@@ -35,7 +35,8 @@ interface Server {
   public: boolean;
   secrets: () => string[];
   known: Record<string, string[]>;
-  snapshot?: () => Promise<Record<string, string>>;
+  /** The write tables' change log, for "a rejected write tool changed nothing". */
+  writes?: () => WriteLog;
   /** Authorization for tools/list. */
   listAuth?: () => string;
 }
@@ -90,8 +91,8 @@ async function fuzzTool(server: Server, tool: ToolDefinition, inputSchema: unkno
   );
   await fuzzAssert(
     fc.asyncProperty(args, server.auth, fc.oneof(fc.nat(), fc.constantFrom("id", "", 1e308, -1)), async (a, auth, id) => {
-      const writes = !READ_TOOLS.has(tool.name) && server.snapshot;
-      const before = writes ? await server.snapshot!() : undefined;
+      const log = READ_TOOLS.has(tool.name) ? undefined : server.writes?.();
+      const before = log ? await log.mark() : undefined;
       const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: { name: tool.name, arguments: a } });
       const res = await post(server, body, { "Content-Type": "application/json", Accept: "application/json, text/event-stream", ...(auth === undefined ? {} : { Authorization: auth }) });
       stats.record(`${server.name} tools/call`, res.status);
@@ -116,8 +117,8 @@ async function fuzzTool(server: Server, tool: ToolDefinition, inputSchema: unkno
         }
       } else if (res.message?.error) rejected = true;
       if (problems.length > 0) throw new Error(`${label} → ${res.status}: ${problems.join("; ")}\nbody: ${res.text.slice(0, 800)}`);
-      if (before && rejected) {
-        const changed = changedTables(before, await server.snapshot!());
+      if (log && before !== undefined && rejected) {
+        const changed = await log.changedSince(before);
         if (changed.length > 0) throw new Error(`${label} was rejected but changed ${changed.join(", ")}`);
       }
     }),
@@ -197,6 +198,7 @@ describe("fuzz: public MCP server", () => {
 
 describe("fuzz: agent MCP server", () => {
   let app: IsolatedApp;
+  let writeLog: WriteLog;
   let tokens: string[] = [];
   let partial: string[] = [];
   const secrets: string[] = [];
@@ -204,6 +206,7 @@ describe("fuzz: agent MCP server", () => {
 
   beforeAll(async () => {
     app = await startIsolatedApp("fuzz-mcp");
+    writeLog = await WriteLog.install(app.pool);
     const alice = await createHolder(app.pool, "fuzz-mcp-alice");
     const bob = await createHolder(app.pool, "fuzz-mcp-bob");
     tokens = (await Promise.all(Array.from({ length: 8 }, () => token(app, alice.id, ALL_SCOPES, { resource: "agent_mcp" })))).map((t) => t.token);
@@ -234,6 +237,6 @@ describe("fuzz: agent MCP server", () => {
     listAuth: () => `Bearer ${tokens[0]}`,
     secrets: () => secrets,
     known,
-    snapshot: () => snapshot(app.pool),
+    writes: () => writeLog,
   });
 });
