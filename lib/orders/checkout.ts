@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import { defaultAddress } from "@/lib/accounts/addresses";
 import { defaultPaymentMethod } from "@/lib/accounts/payment-methods";
 import { normaliseEmail } from "@/lib/accounts/users";
@@ -481,6 +480,13 @@ function sameLines(a: ReadonlyArray<ExplicitLine>, b: ReadonlyArray<ExplicitLine
  * written, and the bought lines taken out of the cart. When something fails after the charge was
  * approved, the charge is refunded. The confirmation e-mail goes out after commit.
  *
+ * The charge's reference is stable across a crash (`chargeReference`): a process killed between
+ * the approved charge and the commit leaves no order and no record, so the retry of the same
+ * token charges under the same reference, which a provider honouring references answers with
+ * the same charge (the buyer is charged once). A decline, or a charge refunded because the
+ * transaction failed, ends its attempt (`endAttempt`), and the token's next attempt charges under
+ * a new reference.
+ *
  * An agent's checkout (`placedVia: "agent"`, with `agent`) is held to agentic checkout's rules in
  * the same transaction, before any stock is taken (`agentGate`), and the order keeps the agent's
  * grant id.
@@ -498,8 +504,8 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
   const address = await addressOf(input, buyer.userId);
   const payer = await payerOf(input, buyer.userId);
 
-  // Set once the payment is approved: if the transaction then fails, the charge is refunded.
-  let approved: { provider: PaymentProvider; chargeRef: string; amountCents: number; currency: string } | null = null;
+  // Set once the provider answered: if the transaction then fails, the attempt ends (endAttempt).
+  let attempt: Attempt | null = null;
   let result: { row: OrderRow; replayed: boolean; stores: QuoteStore[] | null };
   try {
     result = await db().$transaction(
@@ -540,17 +546,17 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
 
         const taken = await takeStock(tx, quote.lines);
 
-        const charged = await payer.provider.charge({
-          source: payer.source,
-          amountCents: quote.total_cents,
-          currency: quote.currency,
-          reference: `checkout:${input.checkoutToken}:${randomUUID()}`,
-        });
+        // Read under the token's lock: attempts of this token that ended before this one.
+        const generation = await tx.paymentAttempt.count({ where: { checkoutToken: input.checkoutToken } });
+        const reference = chargeReference(input.checkoutToken, generation);
+        const charged = await payer.provider.charge({ source: payer.source, amountCents: quote.total_cents, currency: quote.currency, reference });
         if (charged.status !== "approved") {
+          attempt = { reference, outcome: "declined" };
           const reason = charged.reason.charAt(0).toLowerCase() + charged.reason.slice(1);
           throw new AppError("payment_declined", `The payment was declined: ${reason} Nothing was charged and no order was placed.`, "payment_method");
         }
-        approved = { provider: payer.provider, chargeRef: charged.chargeRef, amountCents: quote.total_cents, currency: quote.currency };
+        attempt = { reference, outcome: "approved", provider: payer.provider, chargeRef: charged.chargeRef, amountCents: quote.total_cents, currency: quote.currency };
+        log("info", { msg: "payment charged", reference, charge_ref: charged.chargeRef, provider: charged.provider, amount_cents: quote.total_cents, currency: quote.currency });
 
         const order = await tx.order.create({
           data: {
@@ -601,16 +607,70 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
       { maxWait: 30_000, timeout: 20_000 },
     );
   } catch (err) {
-    const charged = approved as { provider: PaymentProvider; chargeRef: string; amountCents: number; currency: string } | null;
-    if (charged) {
-      await charged.provider.refund({ chargeRef: charged.chargeRef, amountCents: charged.amountCents, currency: charged.currency, reference: `refund:${charged.chargeRef}` });
-    }
+    // The transaction has rolled back (its connection is free): the attempt's end is written now.
+    if (attempt) await endAttempt(input.checkoutToken, attempt as Attempt);
     throw err;
   }
 
   const placed = await describePlaced(result.row, result.replayed, result.stores);
   if (!result.replayed) await sendOrderConfirmation(placed);
   return placed;
+}
+
+/** What the provider answered to a checkout's charge. */
+type Attempt =
+  | { reference: string; outcome: "declined" }
+  | { reference: string; outcome: "approved"; provider: PaymentProvider; chargeRef: string; amountCents: number; currency: string };
+
+/**
+ * The reference of a checkout's charge: the token and how many of its attempts ended before
+ * (declined, or refunded; rows of `payment_attempts`). The same on a retry after a crash (nothing
+ * was recorded), new after a decline or a refund.
+ */
+export function chargeReference(checkoutToken: string, generation: number): string {
+  return `checkout:${checkoutToken}:${generation}`;
+}
+
+/** One JSON line: info on stdout, warnings and errors on stderr. Never card data or e-mail. */
+function log(level: "info" | "error", entry: { msg: string; [key: string]: unknown }) {
+  const line = `${JSON.stringify({ level, ...entry })}\n`;
+  if (level === "info") process.stdout.write(line);
+  else process.stderr.write(line);
+}
+
+/**
+ * Ends an attempt whose transaction failed (it has rolled back): records it in `payment_attempts`
+ * so that the token's next attempt charges under a new reference, and refunds an approved charge
+ * (reference `refund:<charge ref>`, one per refunded charge). Never throws: the checkout's own
+ * error is what the caller gets.
+ *
+ * An approved charge is refunded only once its attempt is recorded: were the record missing, the
+ * next attempt would reuse the reference and the provider would answer it with the refunded
+ * charge. When the record cannot be written (the database is unreachable), the charge is left as
+ * a crash leaves it, and logged (`payment not refunded: attempt not recorded`, with `charge_ref`):
+ * a retry of the token reuses the charge; without one, the operator refunds it. A decline that
+ * cannot be recorded is logged (`payment decline not recorded`); the token's next attempt reuses
+ * the declined reference, which
+ * a provider remembering declines answers with the decline (a new Idempotency-Key, or a new
+ * checkout page, starts afresh).
+ */
+async function endAttempt(checkoutToken: string, attempt: Attempt): Promise<void> {
+  try {
+    await db().paymentAttempt.create({
+      data: { checkoutToken, reference: attempt.reference, outcome: attempt.outcome === "declined" ? "declined" : "refunded" },
+    });
+  } catch (err) {
+    if (attempt.outcome === "declined") log("error", { msg: "payment decline not recorded", reference: attempt.reference, error: String(err) });
+    else log("error", { msg: "payment not refunded: attempt not recorded", reference: attempt.reference, charge_ref: attempt.chargeRef, error: String(err) });
+    return;
+  }
+  if (attempt.outcome === "declined") return;
+  const reference = `refund:${attempt.chargeRef}`;
+  try {
+    await attempt.provider.refund({ chargeRef: attempt.chargeRef, amountCents: attempt.amountCents, currency: attempt.currency, reference });
+  } catch (err) {
+    log("error", { msg: "payment refund failed", reference: attempt.reference, charge_ref: attempt.chargeRef, refund_reference: reference, error: String(err) });
+  }
 }
 
 const ORDER_NUMBER = /^M-[0-9]{1,18}$/;

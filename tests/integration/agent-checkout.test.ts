@@ -8,10 +8,11 @@
  * It flips the marketplace setting `agentic_checkout`, so it runs on an app and database of its own.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashPassword } from "../../lib/accounts/password";
 import { createDb, type PrismaClient } from "../../lib/db";
 import type { AppError } from "../../lib/errors";
+import { testProvider } from "../../lib/payments/test-provider";
 import { alertText, fillForm, statusText } from "../helpers/forms";
 import { parseHtml } from "../helpers/html";
 import { mintAccessToken } from "../helpers/oauth-tokens";
@@ -347,6 +348,40 @@ describe("an agent order", () => {
     expect([stray.code, stray.param]).toEqual(["parameter_invalid", "agent"]);
     expect(await count(`SELECT count(*) FROM orders`)).toBe(orders);
     expect(await quantityOf(item)).toBe(50);
+  });
+});
+
+describe("an agent's checkout declined, then retried with the same idempotency key", () => {
+  it("the retry (another default payment method) charges under the next reference and places the order once", async () => {
+    const buyer = await import("../../lib/buyer/checkout");
+    await marketplace(true);
+    const { id } = await holder("declined");
+    await allow(id, 100_000, 1_000_000);
+    const item = await listing(1500, 5);
+    const agent = { userId: id, grantId: "grant-declined", scopes: ["checkout"] };
+    // The buyer API and the agent MCP derive the checkout token from the caller and the key.
+    const checkoutToken = buyer.checkoutTokenFor(`oauth:${id}`, `key-${randomBytes(6).toString("hex")}`);
+    const body = { lines: [{ listing_id: item, quantity: 1 }] };
+    const charge = vi.spyOn(testProvider, "charge");
+    try {
+      // The saved card is declined once (the test card itself never is).
+      charge.mockResolvedValueOnce({ status: "declined", reason: "The card was declined." });
+      const declined = await refusal(buyer.buyerCheckout(agent, body, checkoutToken));
+      expect([declined.code, declined.status]).toEqual(["payment_declined", 402]);
+      expect(await query(`SELECT reference, outcome FROM payment_attempts WHERE checkout_token = $1`, [checkoutToken])).toEqual([
+        { reference: `checkout:${checkoutToken}:0`, outcome: "declined" },
+      ]);
+
+      const order = await buyer.buyerCheckout(agent, body, checkoutToken);
+      expect(order).toMatchObject({ placed_via: "agent", total_cents: 1500 });
+      expect(charge.mock.calls.map(([request]) => request.reference)).toEqual([`checkout:${checkoutToken}:0`, `checkout:${checkoutToken}:1`]);
+      const again = await buyer.buyerCheckout(agent, body, checkoutToken);
+      expect(again.id).toBe(order.id);
+      expect(charge).toHaveBeenCalledTimes(2);
+      expect(await quantityOf(item)).toBe(4);
+    } finally {
+      charge.mockRestore();
+    }
   });
 });
 

@@ -4,15 +4,18 @@
  * order", the confirmation page), and the domain functions (lib/orders/checkout.ts) called
  * directly against the same database for the rules every caller shares: stock taken with
  * conditional updates, all or nothing, one order per checkout token, total_changed, declined
- * cards, shipping per store, and the order's exact wire shape.
+ * cards, the payment's reference (the same on a retry, new after a decline or a refund),
+ * shipping per store, and the order's exact wire shape.
  *
  * Checkout writes, so it runs on an app and database of its own.
  */
 import { randomBytes } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { hashPassword } from "../../lib/accounts/password";
 import { createDb, type PrismaClient } from "../../lib/db";
 import { AppError } from "../../lib/errors";
+import type { ChargeResult } from "../../lib/payments";
+import { testProvider } from "../../lib/payments/test-provider";
 import { parseHtml } from "../helpers/html";
 import { fillForm } from "../helpers/forms";
 import { expectExactKeys } from "../helpers/http";
@@ -625,5 +628,193 @@ describe("checkout domain (lib/orders/checkout.ts)", () => {
     const err = await refusal(checkout.placeOrder({ buyer: { userId }, source: { cart: { userId } }, placedVia: "storefront", checkoutToken: `t:${randomBytes(8).toString("hex")}`, shippingAddress: { full_name: "A", line1: "B", city: "C", state: "D", postal_code: "12345" }, cardNumber: GOOD_CARD }));
     expect([err.code, err.param]).toEqual(["insufficient_stock", "lines[1]"]);
     expect(await count(`SELECT count(*) FROM cart_lines WHERE cart_id = $1`, [cart.id])).toBe(3);
+  });
+});
+
+describe("checkout's payment reference (one charge per attempt, the same reference on a retry)", () => {
+  const ADDRESS = { full_name: "Pay Ment", line1: "3 Ref Road", city: "Austin", state: "TX", postal_code: "73301" };
+  /** Makes the order's insert fail after the charge (a fault in the transaction's last steps). */
+  const FAIL_LINE2 = "fail after the charge";
+
+  beforeAll(async () => {
+    await query(`CREATE OR REPLACE FUNCTION test_fail_order() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.shipping_address->>'line2' = '${FAIL_LINE2}' THEN RAISE EXCEPTION 'injected failure after the charge'; END IF;
+        RETURN NEW;
+      END $$`);
+    await query(`CREATE TRIGGER test_fail_order BEFORE INSERT ON orders FOR EACH ROW EXECUTE FUNCTION test_fail_order()`);
+    // Recording an ended attempt fails for these tokens (as when the database is unreachable).
+    await query(`CREATE OR REPLACE FUNCTION test_fail_attempt() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.checkout_token LIKE 'unrecordable:%' THEN RAISE EXCEPTION 'injected failure recording the attempt'; END IF;
+        RETURN NEW;
+      END $$`);
+    await query(`CREATE TRIGGER test_fail_attempt BEFORE INSERT ON payment_attempts FOR EACH ROW EXECUTE FUNCTION test_fail_attempt()`);
+  });
+
+  afterAll(async () => {
+    await query(`DROP TRIGGER IF EXISTS test_fail_order ON orders`);
+    await query(`DROP FUNCTION IF EXISTS test_fail_order()`);
+    await query(`DROP TRIGGER IF EXISTS test_fail_attempt ON payment_attempts`);
+    await query(`DROP FUNCTION IF EXISTS test_fail_attempt()`);
+  });
+
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  /** Watches the provider: each charge's reference and answer, each refund. */
+  function watchProvider() {
+    const charge = vi.spyOn(testProvider, "charge");
+    const refund = vi.spyOn(testProvider, "refund");
+    return {
+      charge,
+      refund,
+      references: () => charge.mock.calls.map(([request]) => request.reference),
+      answers: () => Promise.all(charge.mock.results.map((r) => r.value as Promise<ChargeResult>)),
+    };
+  }
+
+  /** Everything the process writes on stderr meanwhile, as JSON lines. */
+  function watchStderr() {
+    const lines: Record<string, unknown>[] = [];
+    vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+      for (const line of String(chunk).split("\n")) if (line.startsWith("{")) lines.push(JSON.parse(line) as Record<string, unknown>);
+      return true;
+    });
+    return lines;
+  }
+
+  const place = (token: string, email: string, id: string, extra: Partial<import("../../lib/orders/checkout").PlaceOrderInput> = {}) =>
+    checkout.placeOrder({
+      buyer: { email },
+      source: { lines: [{ listing_id: id, quantity: 1 }] },
+      shippingAddress: ADDRESS,
+      cardNumber: GOOD_CARD,
+      placedVia: "storefront",
+      checkoutToken: token,
+      ...extra,
+    });
+
+  const attempts = (token: string) => query(`SELECT reference, outcome FROM payment_attempts WHERE checkout_token = $1 ORDER BY created_at, id`, [token]);
+  const orderOf = (token: string) => query(`SELECT payment_ref FROM orders WHERE checkout_token = $1`, [token]);
+  const errorOf = (promise: Promise<unknown>) => promise.then(() => null, (e: unknown) => e as Error);
+  const newToken = (prefix = "pay") => `${prefix}:${randomBytes(16).toString("hex")}`;
+  const newEmail = () => `pay-${randomBytes(4).toString("hex")}@example.com`;
+
+  it("a decline ends its attempt: the same token's retry with another card charges under the next reference and is approved", async () => {
+    const id = await listing("fixture-store-a", { price: 1000, quantity: 3 });
+    const [token, email] = [newToken(), newEmail()];
+    const provider = watchProvider();
+    const err = await errorOf(place(token, email, id, { cardNumber: DECLINED_CARD }));
+    expect(err?.name).toBe("AppError");
+    expect([(err as AppError).code, (err as AppError).status]).toEqual(["payment_declined", 402]);
+    expect(await attempts(token)).toEqual([{ reference: `checkout:${token}:0`, outcome: "declined" }]);
+    expect(await quantityOf(id)).toBe(3);
+
+    const placed = await place(token, email, id);
+    expect(placed.replayed).toBe(false);
+    expect(provider.references()).toEqual([`checkout:${token}:0`, `checkout:${token}:1`]);
+    const [declined, approved] = await provider.answers();
+    expect(declined!.status).toBe("declined");
+    expect(approved!.status).toBe("approved");
+    expect(await orderOf(token)).toEqual([{ payment_ref: (approved as { chargeRef: string }).chargeRef }]);
+    expect(await attempts(token)).toEqual([{ reference: `checkout:${token}:0`, outcome: "declined" }]);
+    expect(await quantityOf(id)).toBe(2);
+
+    // A third call answers the order and charges nothing.
+    const again = await place(token, email, id);
+    expect(again.replayed).toBe(true);
+    expect(provider.charge).toHaveBeenCalledTimes(2);
+    expect(provider.refund).not.toHaveBeenCalled();
+  });
+
+  it("a transaction failing after the approved charge refunds it and records the attempt; the next attempt charges under a new reference", async () => {
+    const id = await listing("fixture-store-b", { price: 1200, quantity: 2 });
+    const [token, email] = [newToken(), newEmail()];
+    const provider = watchProvider();
+    const err = await errorOf(place(token, email, id, { shippingAddress: { ...ADDRESS, line2: FAIL_LINE2 } }));
+    expect(err).toBeInstanceOf(Error);
+    expect(String(err)).toContain("injected failure after the charge");
+    const [first] = await provider.answers();
+    expect(first!.status).toBe("approved");
+    const firstRef = (first as { chargeRef: string }).chargeRef;
+    expect(provider.refund.mock.calls.map(([request]) => request)).toEqual([
+      { chargeRef: firstRef, amountCents: 1200, currency: "USD", reference: `refund:${firstRef}` },
+    ]);
+    expect(await attempts(token)).toEqual([{ reference: `checkout:${token}:0`, outcome: "refunded" }]);
+    expect(await orderOf(token)).toEqual([]);
+    expect(await quantityOf(id)).toBe(2);
+
+    const placed = await place(token, email, id);
+    expect(placed.replayed).toBe(false);
+    expect(provider.references()).toEqual([`checkout:${token}:0`, `checkout:${token}:1`]);
+    const [, second] = await provider.answers();
+    const secondRef = (second as { chargeRef: string }).chargeRef;
+    expect(secondRef).not.toBe(firstRef);
+    expect(await orderOf(token)).toEqual([{ payment_ref: secondRef }]);
+    expect(provider.refund).toHaveBeenCalledTimes(1);
+    expect(await quantityOf(id)).toBe(1);
+  });
+
+  it("a provider that does not answer ends nothing: the retry charges under the same reference", async () => {
+    const id = await listing("fixture-store-a", { price: 900, quantity: 2 });
+    const [token, email] = [newToken(), newEmail()];
+    const provider = watchProvider();
+    provider.charge.mockRejectedValueOnce(new Error("provider unreachable"));
+    expect(String(await errorOf(place(token, email, id)))).toContain("provider unreachable");
+    expect(await attempts(token)).toEqual([]);
+    const placed = await place(token, email, id);
+    expect(placed.replayed).toBe(false);
+    expect(provider.references()).toEqual([`checkout:${token}:0`, `checkout:${token}:0`]);
+    expect(provider.refund).not.toHaveBeenCalled();
+  });
+
+  it("an attempt that cannot be recorded is logged: a decline keeps its reference; an approved charge is not refunded, and the retry reuses it", async () => {
+    const id = await listing("fixture-store-b", { price: 800, quantity: 3 });
+    const email = newEmail();
+    const provider = watchProvider();
+    const stderr = watchStderr();
+
+    const declinedToken = newToken("unrecordable");
+    const declined = await errorOf(place(declinedToken, email, id, { cardNumber: DECLINED_CARD }));
+    expect((declined as AppError).code, "the caller gets the decline, not the recording's failure").toBe("payment_declined");
+    expect(stderr).toContainEqual({ level: "error", msg: "payment decline not recorded", reference: `checkout:${declinedToken}:0`, error: expect.any(String) });
+
+    const token = newToken("unrecordable");
+    const failed = await errorOf(place(token, email, id, { shippingAddress: { ...ADDRESS, line2: FAIL_LINE2 } }));
+    expect(String(failed)).toContain("injected failure after the charge");
+    const [, charged] = await provider.answers();
+    const chargeRef = (charged as { chargeRef: string }).chargeRef;
+    expect(provider.refund).not.toHaveBeenCalled();
+    expect(stderr).toContainEqual({
+      level: "error",
+      msg: "payment not refunded: attempt not recorded",
+      reference: `checkout:${token}:0`,
+      charge_ref: chargeRef,
+      error: expect.any(String),
+    });
+    expect(JSON.stringify(stderr)).not.toContain(email);
+    expect(JSON.stringify(stderr)).not.toContain("4242424242424242");
+    expect(await attempts(token)).toEqual([]);
+
+    // The retry charges under the same reference: the provider answers the same charge.
+    await place(token, email, id);
+    expect(provider.references().slice(2)).toEqual([`checkout:${token}:0`]);
+    expect(await orderOf(token)).toEqual([{ payment_ref: chargeRef }]);
+    expect(await quantityOf(id)).toBe(2);
+  });
+
+  it("concurrent checkouts of one token place one order, charged once", async () => {
+    const id = await listing("fixture-store-a", { price: 700, quantity: 10 });
+    const [token, email] = [newToken(), newEmail()];
+    const provider = watchProvider();
+    const results = await Promise.all(Array.from({ length: 4 }, () => place(token, email, id)));
+    expect(results.filter((r) => !r.replayed)).toHaveLength(1);
+    expect(new Set(results.map((r) => r.order.id)).size).toBe(1);
+    expect(provider.references()).toEqual([`checkout:${token}:0`]);
+    expect(await ordersOfListing(id)).toBe(1);
+    expect(await quantityOf(id)).toBe(9);
+    expect(await attempts(token)).toEqual([]);
   });
 });

@@ -182,7 +182,7 @@ describe.skipIf(!canRun)("faults", () => {
     expect(await state()).toEqual({ quantities: [11], adjustments: 100, records: 1 });
   });
 
-  it("SIGKILL in the middle of a checkout: no order, no stock taken; the claim expires and the same key places exactly one order", async () => {
+  it("SIGKILL in the middle of a checkout: no order, no stock taken; the claim expires and the same key places exactly one order, paid by the killed attempt's charge", async () => {
     await setMarketplaceAgentCheckout(pool, true);
     const holder = await createHolder(pool, "fault");
     await allowAgentOrders(pool, holder.id);
@@ -200,10 +200,17 @@ describe.skipIf(!canRun)("faults", () => {
         `SELECT (SELECT count(*)::int FROM orders WHERE user_id = $1) AS orders,
                 (SELECT quantity FROM listings WHERE id = $2) AS quantity,
                 (SELECT count(*)::int FROM stock_adjustments WHERE listing_id = $2) AS adjustments,
-                (SELECT array_agg(status) FROM idempotency_keys WHERE key = $3) AS records`,
+                (SELECT array_agg(status) FROM idempotency_keys WHERE key = $3) AS records,
+                (SELECT count(*)::int FROM payment_attempts) AS ended_attempts`,
         [holder.id, listing, key],
       );
-      return rows[0] as { orders: number; quantity: number; adjustments: number; records: number[] | null };
+      return rows[0] as { orders: number; quantity: number; adjustments: number; records: number[] | null; ended_attempts: number };
+    };
+    /** The app's "payment charged" lines (its stdout reaches the log file through a pipe: waited for). */
+    const chargedLines = async (server: StartedServer) => {
+      const lines = () => jsonLines(readLog(server)).filter((line) => line.msg === "payment charged");
+      await waitUntil(() => lines().length > 0);
+      return lines();
     };
 
     // Held at its last write: stock taken, payment approved, order and lines written, all in the
@@ -211,18 +218,25 @@ describe.skipIf(!canRun)("faults", () => {
     const held = proxy.holdAt(INSERT_INTO("stock_adjustments"));
     const first = timed(checkout);
     await held;
+    // The payment was approved before the kill: the app logged its reference and the charge.
+    const killedCharges = await chargedLines(app);
+    expect(killedCharges).toHaveLength(1);
+    const killedCharge = killedCharges[0]!;
+    expect(killedCharge.reference).toMatch(/^checkout:agent:[A-Za-z0-9_-]+:0$/);
+    expect(killedCharge.charge_ref).toMatch(/^ch_[0-9a-f]{24}$/);
     await restartApp();
     expect((await first).res, "the client of the killed app gets no answer").toBeUndefined();
 
-    // Nothing of the checkout; its key is claimed (status 0: running), with no answer stored.
-    expect(await state()).toEqual({ orders: 0, quantity: 5, adjustments: 0, records: [0] });
+    // Nothing of the checkout, no ended attempt recorded (a crash records none); its key is
+    // claimed (status 0: running), with no answer stored.
+    expect(await state()).toEqual({ orders: 0, quantity: 5, adjustments: 0, records: [0], ended_attempts: 0 });
 
     // A retry while the claim is young cannot tell a crash from a checkout still running.
     const early = await checkout();
     expect(early.status, early.text.slice(0, 300)).toBe(409);
     expect(early.json.error.code).toBe("idempotency_key_in_use");
     expect(early.headers.get("retry-after")).toBe("1");
-    expect(await state()).toEqual({ orders: 0, quantity: 5, adjustments: 0, records: [0] });
+    expect(await state()).toEqual({ orders: 0, quantity: 5, adjustments: 0, records: [0], ended_attempts: 0 });
 
     // Once the claim is older than its time to live (2 minutes; aged here rather than waited
     // for), the retry runs the checkout: one order.
@@ -230,13 +244,20 @@ describe.skipIf(!canRun)("faults", () => {
     const placed = await checkout();
     expect(placed.status, placed.text.slice(0, 300)).toBe(201);
     expect(placed.headers.get("idempotent-replayed")).toBeNull();
-    expect(await state()).toEqual({ orders: 1, quantity: 3, adjustments: 1, records: [201] });
+    expect(await state()).toEqual({ orders: 1, quantity: 3, adjustments: 1, records: [201], ended_attempts: 0 });
+
+    // The retry charged under the killed attempt's reference, which the provider answered with the
+    // same charge: the order is paid by the charge the killed attempt obtained (charged once).
+    const retryCharges = await chargedLines(app);
+    expect(retryCharges.map((line) => [line.reference, line.charge_ref])).toEqual([[killedCharge.reference, killedCharge.charge_ref]]);
+    const { rows: paid } = await pool.query(`SELECT payment_ref FROM orders WHERE user_id = $1`, [holder.id]);
+    expect(paid).toEqual([{ payment_ref: killedCharge.charge_ref }]);
 
     const again = await checkout();
     expect(again.status).toBe(201);
     expect(again.headers.get("idempotent-replayed")).toBe("true");
     expect(again.json.data.id).toBe(placed.json.data.id);
-    expect(await state()).toEqual({ orders: 1, quantity: 3, adjustments: 1, records: [201] });
+    expect(await state()).toEqual({ orders: 1, quantity: 3, adjustments: 1, records: [201], ended_attempts: 0 });
   });
 
   it("every pooled connection busy: other requests wait, then get 503 (never a 500); then everything completes", async () => {

@@ -38,6 +38,7 @@ describe("schema.prisma matches the migrated database", () => {
     "agentSettings",
     "oAuthRecord",
     "agentConnection",
+    "paymentAttempt",
   ] as const;
 
   it.each(models)("%s: findFirst selects every column", async (model) => {
