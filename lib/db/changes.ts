@@ -13,6 +13,7 @@
  */
 import net from "node:net";
 import pg from "pg";
+import { logEvent, type LogLevel } from "@/lib/log";
 import { embeddedDatabase } from "./embedded";
 
 export type CatalogChange = { kind: "search" } | { kind: "products"; ids: string[] | "all" };
@@ -66,8 +67,8 @@ export function catalogChangesState(): "idle" | "listening" | "reconnecting" {
   return feed === undefined ? "idle" : feed.connected ? "listening" : "reconnecting";
 }
 
-function log(entry: { level: "info" | "warn"; msg: string; [key: string]: unknown }) {
-  process.stderr.write(`${JSON.stringify(entry)}\n`);
+function log({ level, msg, ...fields }: { level: LogLevel; msg: string; [key: string]: unknown }) {
+  logEvent(level, msg, fields);
 }
 
 function startFeed(): ChangeFeed {

@@ -1,3 +1,5 @@
+import { logEvent } from "@/lib/log";
+
 /** One structured JSON line per request (request id, route, status, duration, IP, User-Agent). */
 export function logRequest(entry: {
   request_id: string;
@@ -15,7 +17,7 @@ export function logRequest(entry: {
 
 export function logError(requestId: string, err: unknown) {
   const detail = err instanceof Error ? { name: err.name, message: err.message, stack: err.stack } : { err };
-  process.stderr.write(`${JSON.stringify({ level: "error", msg: "unhandled", request_id: requestId, ...detail })}\n`);
+  logEvent("error", "unhandled", { request_id: requestId, ...detail });
 }
 
 /**
@@ -24,5 +26,5 @@ export function logError(requestId: string, err: unknown) {
  */
 export function logDatabaseUnavailable(requestId: string, err: unknown) {
   const detail = err instanceof Error ? { name: err.name, message: err.message } : { err: String(err) };
-  process.stderr.write(`${JSON.stringify({ level: "warn", msg: "database unavailable", request_id: requestId, ...detail })}\n`);
+  logEvent("warn", "database unavailable", { request_id: requestId, ...detail });
 }

@@ -3,6 +3,7 @@ import Provider, { errors, type Configuration, type JWK, type KoaContextWithOIDC
 import { BUYER_SCOPES } from "@/lib/auth/scopes";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
+import { logEvent } from "@/lib/log";
 import { PrismaOAuthAdapter } from "./adapter";
 import { CIMD_MAX_BYTES, guardedFetch } from "./cimd-fetch";
 import { DEFAULT_RESOURCE, issuer, OAUTH_MOUNT, resourceNamed, resourceUrl } from "./resources";
@@ -172,7 +173,7 @@ function createProvider(): Provider {
   provider.proxy = true;
   provider.use(extendGrant as Parameters<Provider["use"]>[0]);
   provider.on("server_error", (_ctx, err) => {
-    process.stderr.write(`${JSON.stringify({ level: "error", msg: "oauth server error", error: String(err), stack: err instanceof Error ? err.stack : undefined })}\n`);
+    logEvent("error", "oauth server error", { error: String(err), stack: err instanceof Error ? err.stack : undefined });
   });
   return provider;
 }

@@ -7,6 +7,7 @@ import { LINE_QUANTITY_MAX, type CartOwner } from "@/lib/cart/cart";
 import { isToken, tokenHash } from "@/lib/cart/token";
 import { db, Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { logEvent } from "@/lib/log";
 import { cardDigits, defaultProvider, passesLuhn, providerOf, type PaymentProvider, type PaymentSource } from "@/lib/payments";
 import { formatCents } from "@/lib/catalog/money";
 import { getSetting } from "@/lib/settings";
@@ -556,7 +557,7 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
           throw new AppError("payment_declined", `The payment was declined: ${reason} Nothing was charged and no order was placed.`, "payment_method");
         }
         attempt = { reference, outcome: "approved", provider: payer.provider, chargeRef: charged.chargeRef, amountCents: quote.total_cents, currency: quote.currency };
-        log("info", { msg: "payment charged", reference, charge_ref: charged.chargeRef, provider: charged.provider, amount_cents: quote.total_cents, currency: quote.currency });
+        logEvent("info", "payment charged", { reference, charge_ref: charged.chargeRef, provider: charged.provider, amount_cents: quote.total_cents, currency: quote.currency });
 
         const order = await tx.order.create({
           data: {
@@ -631,13 +632,6 @@ export function chargeReference(checkoutToken: string, generation: number): stri
   return `checkout:${checkoutToken}:${generation}`;
 }
 
-/** One JSON line: info on stdout, warnings and errors on stderr. Never card data or e-mail. */
-function log(level: "info" | "error", entry: { msg: string; [key: string]: unknown }) {
-  const line = `${JSON.stringify({ level, ...entry })}\n`;
-  if (level === "info") process.stdout.write(line);
-  else process.stderr.write(line);
-}
-
 /**
  * Ends an attempt whose transaction failed (it has rolled back): records it in `payment_attempts`
  * so that the token's next attempt charges under a new reference, and refunds an approved charge
@@ -655,13 +649,21 @@ function log(level: "info" | "error", entry: { msg: string; [key: string]: unkno
  * checkout page, starts afresh).
  */
 async function endAttempt(checkoutToken: string, attempt: Attempt): Promise<void> {
+  if (attempt.outcome === "approved") {
+    // A commit can succeed and still be reported as failed (its connection lost on the way back):
+    // then the order exists and the charge pays it.
+    const placed = await db()
+      .order.findFirst({ where: { checkoutToken, paymentRef: attempt.chargeRef }, select: { id: true } })
+      .catch(() => null);
+    if (placed) return;
+  }
   try {
     await db().paymentAttempt.create({
       data: { checkoutToken, reference: attempt.reference, outcome: attempt.outcome === "declined" ? "declined" : "refunded" },
     });
   } catch (err) {
-    if (attempt.outcome === "declined") log("error", { msg: "payment decline not recorded", reference: attempt.reference, error: String(err) });
-    else log("error", { msg: "payment not refunded: attempt not recorded", reference: attempt.reference, charge_ref: attempt.chargeRef, error: String(err) });
+    if (attempt.outcome === "declined") logEvent("error", "payment decline not recorded", { reference: attempt.reference, error: String(err) });
+    else logEvent("error", "payment not refunded: attempt not recorded", { reference: attempt.reference, charge_ref: attempt.chargeRef, error: String(err) });
     return;
   }
   if (attempt.outcome === "declined") return;
@@ -669,7 +671,7 @@ async function endAttempt(checkoutToken: string, attempt: Attempt): Promise<void
   try {
     await attempt.provider.refund({ chargeRef: attempt.chargeRef, amountCents: attempt.amountCents, currency: attempt.currency, reference });
   } catch (err) {
-    log("error", { msg: "payment refund failed", reference: attempt.reference, charge_ref: attempt.chargeRef, refund_reference: reference, error: String(err) });
+    logEvent("error", "payment refund failed", { reference: attempt.reference, charge_ref: attempt.chargeRef, refund_reference: reference, error: String(err) });
   }
 }
 

@@ -1,6 +1,7 @@
 import { absoluteUrl } from "@/lib/config";
 import { formatCents } from "@/lib/catalog/money";
 import { sendEmail } from "@/lib/email/send";
+import { logEvent } from "@/lib/log";
 import { CONDITION_LABELS } from "@/lib/schemas/catalog";
 import type { PlacedOrder } from "./checkout";
 
@@ -46,6 +47,6 @@ export async function sendOrderConfirmation(placed: PlacedOrder): Promise<void> 
   try {
     await sendEmail({ to: placed.email, subject: `Your order ${placed.order.number}`, text: confirmationText(placed), link: orderPageUrl(placed) });
   } catch (err) {
-    process.stderr.write(`${JSON.stringify({ level: "error", msg: "order confirmation e-mail failed", order: placed.order.number, error: String(err) })}\n`);
+    logEvent("error", "order confirmation e-mail failed", { order: placed.order.number, error: String(err) });
   }
 }

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import { Ratelimit } from "@upstash/ratelimit";
 import { Redis } from "ioredis";
+import { logEvent } from "@/lib/log";
 import { RATE_LIMITS, type RateLimitPolicy } from "./config";
 import { refillIntervalMs, toDecision, type Limiter } from "./core";
 import { MemoryBuckets } from "./memory";
@@ -62,7 +63,7 @@ class IoredisAdapter {
   }
 }
 
-const stderrLog = (entry: LimiterLogEntry) => process.stderr.write(`${JSON.stringify(entry)}\n`);
+const stderrLog = ({ level, msg, ...fields }: LimiterLogEntry) => logEvent(level, msg, fields);
 
 /** Redis-backed buckets shared by all instances; fails open to in-process buckets (see index.ts). */
 export function createRedisLimiter({ url, prefix = "rl:", log = stderrLog }: RedisLimiterOptions): Limiter {

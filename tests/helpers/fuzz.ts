@@ -460,7 +460,11 @@ export class FuzzStats {
 // "A rejected write changed nothing"
 // ---------------------------------------------------------------------------------------------
 
-/** Tables a write of the seller or buyer surfaces, the MCP tools or the forms may change. */
+/**
+ * Tables a write of the seller or buyer surfaces, the MCP tools or the forms may change.
+ * (`payment_attempts` is not one: a declined checkout, refused with 402, records its attempt by
+ * design, so that the next one charges under a new reference.)
+ */
 export const WRITE_TABLES = [
   "listings",
   "stock_adjustments",

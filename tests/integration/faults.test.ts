@@ -206,9 +206,9 @@ describe.skipIf(!canRun)("faults", () => {
       );
       return rows[0] as { orders: number; quantity: number; adjustments: number; records: number[] | null; ended_attempts: number };
     };
-    /** The app's "payment charged" lines (its stdout reaches the log file through a pipe: waited for). */
+    /** The app's "payment charged" lines (on its stderr, which reaches us through a pipe: waited for). */
     const chargedLines = async (server: StartedServer) => {
-      const lines = () => jsonLines(readLog(server)).filter((line) => line.msg === "payment charged");
+      const lines = () => jsonLines(server.stderr()).filter((line) => line.msg === "payment charged");
       await waitUntil(() => lines().length > 0);
       return lines();
     };
