@@ -12,11 +12,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseHtml, parseProductPage } from "../helpers/html";
 import { randomClientIp } from "../helpers/http";
+import { eventually } from "../helpers/eventually";
 import { createTestKey, type IsolatedApp, sellerRequest, startIsolatedApp } from "../helpers/seller";
 import { EMBEDDED, startServer, type StartedServer } from "../setup/app";
 
 const KEEP_AN_HOUR = { PRODUCT_CACHE_TTL_MS: "3600000", STOREFRONT_EXISTS_TTL_MS: "3600000", SEARCH_COUNTS_TTL_MS: "3600000" };
-const DEADLINE_MS = 20_000;
 const SLUG = "fixture-mixed-offers";
 
 let app: IsolatedApp;
@@ -42,16 +42,6 @@ async function page(base: string, path: string) {
 }
 
 const offerOf = (data: any, listingId: string) => data?.offers.find((o: any) => o.listing_id === listingId);
-
-/** Reads until `done` holds for what `read` returned, or the deadline passes; the last value. */
-async function eventually<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  const deadline = Date.now() + DEADLINE_MS;
-  for (;;) {
-    const value = await read();
-    if (done(value) || Date.now() > deadline) return value;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** How many times `server` started listening (lib/db/changes.ts logs each connection). */
 const listenings = (server: StartedServer) => server.stderr().split("catalog changes: listening").length - 1;

@@ -9,6 +9,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { EMBEDDED } from "../setup/app";
+import { eventually } from "../helpers/eventually";
 import { api, expectErrorEnvelope, randomClientIp } from "../helpers/http";
 import { drainBucket } from "../helpers/rate-limit";
 import { createListingVia, expectItem, expectListing, ISO_MS, type SeedIds, seedIds, uniqueSku } from "../helpers/listings";
@@ -759,9 +760,10 @@ describe("a suspended store", () => {
     try {
       expectError(await req("GET", "/listings", { key }), 403, "permission_error", "store_inactive");
       expectError(await req("POST", `/listings/${listing.id}/status`, { key, body: { status: "inactive" } }), 403, "permission_error", "store_inactive");
-      expect((await api(publicUrl(`/search?q=${word}`))).json.data).toEqual([]);
-      expect(await offersOf(listing.product_slug)).toEqual([]);
-      expect(await offersOf("fixture-mixed-offers")).not.toContain(mixed.id);
+      // The public caches forget what they kept once the app hears of the change (a direct UPDATE here).
+      expect(await eventually(async () => (await api(publicUrl(`/search?q=${word}`))).json.data, (data) => data.length === 0)).toEqual([]);
+      expect(await eventually(() => offersOf(listing.product_slug), (offers) => offers.length === 0)).toEqual([]);
+      expect(await eventually(() => offersOf("fixture-mixed-offers"), (offers) => !offers.includes(mixed.id))).not.toContain(mixed.id);
     } finally {
       await app.pool.query("UPDATE stores SET status = 'active' WHERE id = $1", [store.id]);
     }
