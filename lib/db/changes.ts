@@ -11,10 +11,12 @@
  * itself; without, the embedded database's session. Notifications sent while no connection
  * listened are lost, so every (re)connection is announced as "everything may have changed".
  */
+import { randomUUID } from "node:crypto";
 import net from "node:net";
 import pg from "pg";
 import { logEvent, type LogLevel } from "@/lib/log";
 import { embeddedDatabase } from "./embedded";
+import { db } from "./index";
 
 export type CatalogChange = { kind: "search" } | { kind: "products"; ids: string[] | "all" };
 
@@ -46,7 +48,12 @@ interface ChangeFeed {
   listeners: Set<Listener>;
   connected: boolean;
   unknownLogged: boolean;
+  /** Markers this process sent (catalogChangesHeard) and waits to hear back, by token. */
+  markers: Map<string, () => void>;
 }
+
+/** The payload prefix of a marker: not a change, only a point in the channel's commit order. */
+const MARKER = "marker:";
 
 // One feed per process, on globalThis: Next bundles this module into several chunks (the proxy,
 // route handlers, pages), and they must share one connection and one set of listeners.
@@ -67,12 +74,41 @@ export function catalogChangesState(): "idle" | "listening" | "reconnecting" {
   return feed === undefined ? "idle" : feed.connected ? "listening" : "reconnecting";
 }
 
+/**
+ * Resolves once this process has heard every catalog change committed before the call, so that a
+ * request that wrote (a seller's PATCH, a checkout taking the last unit) is followed by reads on
+ * this instance that see it: the caches here have forgotten what it changed. PostgreSQL delivers
+ * notifications in commit order, so hearing a marker sent after the write means hearing the
+ * write's own. Other instances hear it within moments, as before. Returns at once where nothing
+ * here caches (no subscription yet) or nothing listens (the TTLs cover that), and after
+ * `timeoutMs` at most: it bounds a wait, it never fails a request.
+ */
+export async function catalogChangesHeard(timeoutMs = 2_000): Promise<void> {
+  const feed = holder.__catalogChanges;
+  if (!feed?.connected) return;
+  const token = randomUUID();
+  let timer: NodeJS.Timeout | undefined;
+  const heard = new Promise<void>((resolve) => {
+    feed.markers.set(token, resolve);
+    timer = setTimeout(resolve, timeoutMs);
+  });
+  try {
+    await db().$executeRaw`SELECT pg_notify(${CATALOG_CHANNEL}, ${MARKER + token})`;
+    await heard;
+  } catch (err) {
+    log({ level: "warn", msg: "catalog changes: could not send a marker", error: String(err) });
+  } finally {
+    clearTimeout(timer);
+    feed.markers.delete(token);
+  }
+}
+
 function log({ level, msg, ...fields }: { level: LogLevel; msg: string; [key: string]: unknown }) {
   logEvent(level, msg, fields);
 }
 
 function startFeed(): ChangeFeed {
-  const feed: ChangeFeed = { listeners: new Set(), connected: false, unknownLogged: false };
+  const feed: ChangeFeed = { listeners: new Set(), connected: false, unknownLogged: false, markers: new Map() };
   const deliver = (change: CatalogChange) => {
     for (const listener of feed.listeners) {
       try {
@@ -83,6 +119,8 @@ function startFeed(): ChangeFeed {
     }
   };
   const hear = (payload: string) => {
+    // Another process's markers are none of this one's business.
+    if (payload.startsWith(MARKER)) return feed.markers.get(payload.slice(MARKER.length))?.();
     const change = parseCatalogChange(payload);
     if (change) return deliver(change);
     if (feed.unknownLogged) return;

@@ -4,6 +4,7 @@ import type { RateLimitPolicy } from "@/lib/ratelimit";
 import { pipeline, type Policy } from "./pipeline";
 import { observe } from "./policies/observe";
 import { parseForm } from "./policies/parse-form";
+import { readYourWrites } from "./policies/read-your-writes";
 import { ipRateLimit } from "./policies/rate-limit";
 import { sameOrigin } from "./policies/same-origin";
 import { sessionCaller, type SessionRule } from "./policies/session-caller";
@@ -33,7 +34,8 @@ export interface FormContext {
 /**
  * An HTML form post (pages that work without JavaScript): request id and log line, a rate limit
  * per client IP, cross-site posts refused (403), the form read (at most 1 MiB), the session
- * checked; the handler answers, usually 303 to a page with a notice.
+ * checked; the handler answers, usually 303 to a page with a notice, once the catalog changes it
+ * committed are heard here (readYourWrites: the page it leads to shows them).
  */
 export function formRoute(options: FormRouteOptions, handler: (ctx: FormContext) => Promise<Response>) {
   const policy = options.rateLimit ?? "form";
@@ -43,6 +45,7 @@ export function formRoute(options: FormRouteOptions, handler: (ctx: FormContext)
     sameOrigin,
     parseForm,
     ...(options.session ? [sessionCaller(options.session)] : []),
+    readYourWrites,
   ];
   return pipeline(options.name, policies, (ctx) =>
     handler({

@@ -11,6 +11,7 @@ import { cacheFor } from "./policies/cache";
 import { claimedIdempotency, idempotency } from "./policies/idempotency";
 import { observe } from "./policies/observe";
 import { parseRequest } from "./policies/parse";
+import { readYourWrites } from "./policies/read-your-writes";
 import { inTransaction } from "./policies/transaction";
 import { type HandlerResult, respond } from "./respond";
 
@@ -36,13 +37,14 @@ export interface HandlerContext<Q, B> {
 /**
  * A route from its endpoint description, in the order of style.md: request id and log ->
  * access (CORS and IP limit where public; caller, caller's limit and scope otherwise) -> parse
- * -> transaction -> idempotency -> cache -> handler -> envelope. Handlers only call the domain.
+ * -> read-your-writes (a write) -> transaction -> idempotency -> cache -> handler -> envelope. Handlers only call the domain.
  */
 export function route<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined>(
   endpoint: Endpoint<P, Q, B>,
   handler: (ctx: HandlerContext<Parsed<Q>, Parsed<B>>) => Promise<HandlerResult>,
 ) {
   const policies: Policy[] = [observe, ...endpoint.access.policies, parseRequest({ query: endpoint.query, body: endpoint.body })];
+  if (endpoint.method !== "GET") policies.push(readYourWrites);
   if (endpoint.idempotent === "claim") policies.push(claimedIdempotency);
   else {
     if (endpoint.transactional || endpoint.idempotent) policies.push(inTransaction);

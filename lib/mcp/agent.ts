@@ -5,6 +5,7 @@ import { oauthAccess } from "@/lib/http/access";
 import { readBodyBytes } from "@/lib/http/body";
 import { pipeline, type RequestCtx } from "@/lib/http/pipeline";
 import { observe } from "@/lib/http/policies/observe";
+import { readYourWrites } from "@/lib/http/policies/read-your-writes";
 import { serveMcp } from "./handler";
 import { agentInstructions } from "./instructions";
 import type { McpSurface } from "./server";
@@ -82,6 +83,7 @@ async function serveAgent(ctx: RequestCtx): Promise<Response> {
 /**
  * POST /api/agent/mcp: request id and log line; an access token for `agent_mcp` (401 with
  * `WWW-Authenticate` pointing at its resource metadata otherwise), the grant's bucket (shared with
- * the buyer API); no CORS, no cookie.
+ * the buyer API); no CORS, no cookie; a tool that wrote (checkout) answers once this instance
+ * heard its catalog changes (readYourWrites).
  */
-export const agentMcpPost = pipeline("agent.mcp", [observe, ...oauthAccess("agent_mcp", []).policies], serveAgent);
+export const agentMcpPost = pipeline("agent.mcp", [observe, ...oauthAccess("agent_mcp", []).policies, readYourWrites], serveAgent);
