@@ -39,6 +39,32 @@ export function bucketsInRange(buckets: PriceBucket[], min: number | null, max: 
 const pairKeys = (conditions: number[], buckets: number[], bucketCount: number) =>
   conditions.flatMap((c) => buckets.map((b) => String(c * bucketCount + b)));
 
+/**
+ * The products that can be on a filtered browse's page: those whose compacted state
+ * (facet_members, beside the bitmaps) has the brand, lies in the scope and has an offer of a
+ * wanted (condition, price bucket) pair, plus every product changed since the last compaction
+ * (facet_pending), whose state is read from its row. A superset of the products passing every
+ * filter, usually exactly them: the page then reads only these rows, instead of every product
+ * of the brands in the scope (the caller still checks each one). For the inputs `bitmapCounts`
+ * takes, with an offer filter.
+ */
+export function pageCandidates({ scope, brandIds, conditions, buckets, bucketCount }: BitmapCountsInput): Prisma.Sql {
+  const wantedConditions = (conditions ?? CONDITIONS).map((c) => CONDITIONS.indexOf(c));
+  const wantedBuckets = buckets ?? Array.from({ length: bucketCount }, (_, i) => i);
+  const mask = pairKeys(wantedConditions, wantedBuckets, bucketCount).reduce((m, k) => m | (1n << BigInt(k)), 0n);
+  const filters = [sql`m.pair_mask & ${mask.toString()}::bigint <> 0`];
+  if (brandIds !== null) filters.push(sql`m.brand_id = ANY(${brandIds}::uuid[])`);
+  // The range beside `<@` lets facet_members_brand_browse serve the subtree.
+  if (scope) {
+    filters.push(sql`m.category_path <@ ${scope.path}::ltree
+                     AND m.category_path >= ${scope.path}::ltree AND m.category_path < ${`${scope.path}0`}::ltree`);
+  }
+  return sql`
+    SELECT m.product_id FROM facet_members m WHERE ${Prisma.join(filters, " AND ")}
+    UNION ALL
+    SELECT product_id FROM facet_pending`;
+}
+
 /** The bitmap part of the counts statement: rows shaped as search.ts's CountRow. */
 export function bitmapCounts({ scope, brandIds, conditions, buckets, bucketCount }: BitmapCountsInput): Prisma.Sql {
   const allConditions = CONDITIONS.map((_, i) => i);

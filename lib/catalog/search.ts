@@ -9,7 +9,7 @@ import {
   type ProductCardData,
   type SearchParams,
 } from "@/lib/schemas/catalog";
-import { bitmapCounts, bucketsInRange } from "./facet-counts";
+import { bitmapCounts, bucketsInRange, pageCandidates } from "./facet-counts";
 import { interpretQuery, type TextQuery } from "./interpret";
 import { loadPriceBuckets, type PriceBucket } from "./price-buckets";
 import { searchCache } from "./search-cache";
@@ -342,18 +342,32 @@ export function searchStatements(
   // The page needs only products that pass every filter: the brand filter and cheap bounds
   // of the offer filters (some offer has a wanted condition; some price can fall in range)
   // drop the others before their offers are evaluated. The counts need every product in scope.
-  const pagePrefilter = sql`${brandOk}
+  const offerPrefilter = sql`true
     ${conditions === null ? Prisma.empty : sql`AND ps.condition_mask & ${conditions.reduce((m, c) => m | conditionBit(c), 0)} <> 0`}
     ${priceMin === null ? Prisma.empty : sql`AND ps.offer_prices[cardinality(ps.offer_prices)] >= ${priceMin}`}
     ${priceMax === null ? Prisma.empty : sql`AND ps.min_price_cents < ${priceMax}`}`;
+  const pagePrefilter = sql`${brandOk} AND ${offerPrefilter}`;
   const bitmapBuckets = buckets === null || q || storeId !== null ? undefined : bucketsInRange(buckets, priceMin, priceMax);
   const fromBitmaps = bitmapBuckets !== undefined;
+  const bitmapInput = fromBitmaps
+    ? { scope, brandIds, conditions, buckets: bitmapBuckets, bucketCount: buckets!.length }
+    : null;
   const pendingOnly = sql`ps.product_id IN (SELECT product_id FROM facet_pending)`;
+  // A browse filtered by brand and offers reads only the products that can pass (./facet-counts.ts
+  // pageCandidates), not every product of those brands in the scope.
+  const candidates =
+    bitmapInput !== null && brandIds !== null && (conditions !== null || bitmapBuckets !== null)
+      ? sql`(SELECT DISTINCT c.product_id FROM (${pageCandidates(bitmapInput)}) c) pc
+            JOIN product_search ps ON ps.product_id = pc.product_id`
+      : null;
   const matching = (forPage: boolean) => {
+    // From the candidates, rows are reached by primary key only: the subtree test without its
+    // index range, the brand test left to `brand_ok` (a pending product is checked all the same).
+    const viaCandidates = forPage && candidates !== null;
     const filters = [
-      ...(q ? [] : [inScope]),
+      ...(q ? [] : [viaCandidates && scope ? sql`ps.category_path <@ ${scope.path}::ltree` : inScope]),
       ...inStore,
-      ...(forPage ? [pagePrefilter] : []),
+      ...(forPage ? [viaCandidates ? offerPrefilter : pagePrefilter] : []),
       ...(!forPage && fromBitmaps ? [pendingOnly] : []),
     ];
     return sql`
@@ -361,7 +375,7 @@ export function searchStatements(
            ${q ? sql`ps.score, ps.relaxed` : sql`0::float8 AS score, false AS relaxed`},
            CASE WHEN nlevel(ps.category_path) > ${depth} THEN subpath(ps.category_path, ${depth}, 1)::text END AS child,
            ${brandOk} AS brand_ok, ${offerColumns}
-    FROM ${source(forPage)} ${offerLateral}
+    FROM ${viaCandidates ? candidates : source(forPage)} ${offerLateral}
     ${filters.length ? sql`WHERE ${Prisma.join(filters, " AND ")}` : Prisma.empty}`;
   };
 
@@ -404,7 +418,7 @@ export function searchStatements(
     LEFT JOIN categories c ON a.g_child = 0 AND c.slug = a.child AND c.active`;
 
   const counts = fromBitmaps
-    ? sql`${bitmapCounts({ scope, brandIds, conditions, buckets: bitmapBuckets, bucketCount: buckets!.length })}
+    ? sql`${bitmapCounts(bitmapInput!)}
           UNION ALL ${scanCounts}`
     : scanCounts;
   return { page, counts };

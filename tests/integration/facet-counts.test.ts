@@ -3,7 +3,8 @@
  * rows of products changed since the last compaction. Property: after random writes to listings,
  * stores, products and categories (with or without a compaction among them), for random filter
  * sets, the total and the four facets equal a plain COUNT(DISTINCT product) over purchasable
- * offers. Each run is a transaction that is rolled back, on a small catalog of this file's own,
+ * offers, and the first page (its products, order, prices and offer counts) equals the same
+ * definition sorted (a browse filtered by brand and offers reads it from facet_members). Each run is a transaction that is rolled back, on a small catalog of this file's own,
  * in a database of its own (embedded or on the PostgreSQL server, as the run is).
  *
  * FACET_PROPERTY_RUNS (default 300) and FACET_PROPERTY_SEED (default fixed) change the run; a
@@ -42,6 +43,8 @@ const CATEGORIES = [
 const BRANDS = ["b1", "b2", "b3", "b4"];
 const PRICES = [0, 100, 2499, 2500, 4999, 5000, 9999, 10000, 19999, 20000, 49999, 50000, 120000];
 const PRODUCTS = 60;
+// Every passing product fits on the page compared (spec 4.1's largest page size).
+const PAGE_SIZE = 60;
 
 let client: PrismaClient;
 let drop: () => Promise<void>;
@@ -211,6 +214,7 @@ const filterSet = fc.record({
 type FilterSet = typeof filterSet extends fc.Arbitrary<infer F> ? F : never;
 
 interface Expected {
+  page: Array<{ id: string; min_price_cents: number; offer_count: number }>;
   total: number;
   category: Record<string, number>;
   brand: Record<string, number>;
@@ -223,7 +227,7 @@ async function reference(tx: Tx, f: FilterSet): Promise<Expected> {
   const scope = f.category?.path ?? null;
   const depth = f.category ? f.category.path.split(".").length : 0;
   const offers = `
-    SELECT p.id AS product_id, c.path, b.slug AS brand, l.condition::text AS condition, l.price_cents AS price
+    SELECT p.id AS product_id, p.rating_count, c.path, b.slug AS brand, l.condition::text AS condition, l.price_cents AS price
     FROM products p JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id
     JOIN listings l ON l.product_id = p.id JOIN stores s ON s.id = l.store_id
     WHERE offer_is_purchasable(l.status, l.quantity, l.allow_backorder, s.status, p.publicly_listed)`;
@@ -246,7 +250,16 @@ async function reference(tx: Tx, f: FilterSet): Promise<Expected> {
     `SELECT count(DISTINCT o.product_id)::int AS n FROM ${filters}, (${offers}) o WHERE ${[inScope, brandOk, conditionOk, priceOk].join(" AND ")}`,
     ...args,
   );
+  // The first page as a browse sorts it (relevance without text: most rated first, then id), with
+  // each card's cheapest passing offer and the number of passing offers.
+  const page = await tx.$queryRawUnsafe<{ id: string; min_price_cents: number; offer_count: number }[]>(
+    `SELECT o.product_id::text AS id, min(o.price)::int AS min_price_cents, count(*)::int AS offer_count
+     FROM ${filters}, (${offers}) o WHERE ${[inScope, brandOk, conditionOk, priceOk].join(" AND ")}
+     GROUP BY o.product_id ORDER BY max(o.rating_count) DESC, o.product_id LIMIT ${PAGE_SIZE}`,
+    ...args,
+  );
   return {
+    page,
     total: total!.n,
     category: await grouped("cat.slug", [inScope, brandOk, conditionOk, priceOk, `nlevel(o.path) > ${depth}`],
       `JOIN categories cat ON cat.path = subpath(o.path, 0, ${depth + 1}) AND cat.active`),
@@ -261,7 +274,7 @@ async function fast(tx: Tx, f: FilterSet) {
   const params: SearchParams = {
     sort: "relevance",
     page: 1,
-    page_size: 24,
+    page_size: PAGE_SIZE,
     ...(f.category ? { category: f.category.slug } : {}),
     ...(f.brands ? { brand: f.brands } : {}),
     ...(f.conditions ? { condition: f.conditions } : {}),
@@ -272,12 +285,15 @@ async function fast(tx: Tx, f: FilterSet) {
   const ids = f.brands
     ? (await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM brands WHERE slug = ANY(${f.brands}::text[])`).map((r) => r.id)
     : null;
-  const { counts } = searchStatements(params, scope, ids, {}, null, buckets);
+  const { counts, page } = searchStatements(params, scope, ids, {}, null, buckets);
   const summary = summarizeCounts(mergeCountRows(await tx.$queryRaw<CountRow[]>(counts)), buckets);
+  const cards = await tx.$queryRaw<{ id: string; min_price_cents: number; offer_count: number }[]>(page);
   const asRecord = (entries: Array<{ value: string; count: number }>) => Object.fromEntries(entries.map((e) => [e.value, e.count]));
   return {
     usedBitmaps: counts.text.includes("facet_bitmaps"),
+    usedCandidates: page.text.includes("facet_members"),
     counts: {
+      page: cards.map((c) => ({ id: String(c.id), min_price_cents: c.min_price_cents, offer_count: c.offer_count })),
       total: summary.total,
       category: asRecord(summary.facets.category),
       brand: asRecord(summary.facets.brand),
@@ -313,6 +329,7 @@ describe("facet counts from the bitmaps equal COUNT(DISTINCT) after random write
   it(`holds for ${RUNS} random write sequences and filter sets (seed ${SEED})`, async () => {
     const ROLLBACK = new Error("rollback");
     let bitmapRuns = 0;
+    let candidateRuns = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(write, { maxLength: 8 }), filterSet, async (writes, f) => {
         fc.pre(f.min === null || f.max === null || f.min < f.max);
@@ -323,6 +340,9 @@ describe("facet counts from the bitmaps equal COUNT(DISTINCT) after random write
               const got = await fast(tx, f);
               expect(got.usedBitmaps).toBe(aligned(f));
               if (got.usedBitmaps) bitmapRuns++;
+              // The page reads only the candidates when brand and offer filters meet the bitmaps.
+              expect(got.usedCandidates).toBe(aligned(f) && f.brands !== null && (f.conditions !== null || f.min !== null || f.max !== null));
+              if (got.usedCandidates) candidateRuns++;
               expect(got.counts).toEqual(await reference(tx, f));
               throw ROLLBACK;
             },
@@ -334,6 +354,7 @@ describe("facet counts from the bitmaps equal COUNT(DISTINCT) after random write
     );
     // Most runs must have exercised the bitmaps, not the scan.
     expect(bitmapRuns).toBeGreaterThan(RUNS / 2);
+    expect(candidateRuns).toBeGreaterThan(RUNS / 10);
   }, 600_000);
 
   it("compaction folds pending products into the bitmaps and empties facet_pending", async () => {
