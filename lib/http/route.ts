@@ -37,14 +37,16 @@ export interface HandlerContext<Q, B> {
 /**
  * A route from its endpoint description, in the order of style.md: request id and log ->
  * access (CORS and IP limit where public; caller, caller's limit and scope otherwise) -> parse
- * -> read-your-writes (a write) -> transaction -> idempotency -> cache -> handler -> envelope. Handlers only call the domain.
+ * -> read-your-writes (an authenticated write) -> transaction -> idempotency -> cache -> handler -> envelope. Handlers only call the domain.
  */
 export function route<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined>(
   endpoint: Endpoint<P, Q, B>,
   handler: (ctx: HandlerContext<Parsed<Q>, Parsed<B>>) => Promise<HandlerResult>,
 ) {
   const policies: Policy[] = [observe, ...endpoint.access.policies, parseRequest({ query: endpoint.query, body: endpoint.body })];
-  if (endpoint.method !== "GET") policies.push(readYourWrites);
+  // The public API writes no catalog data (its one POST mints a cart link): only an authenticated
+  // caller's write waits to hear its changes.
+  if (endpoint.method !== "GET" && endpoint.access.security.length > 0) policies.push(readYourWrites);
   if (endpoint.idempotent === "claim") policies.push(claimedIdempotency);
   else {
     if (endpoint.transactional || endpoint.idempotent) policies.push(inTransaction);
