@@ -39,6 +39,14 @@ export function bucketsInRange(buckets: PriceBucket[], min: number | null, max: 
 const pairKeys = (conditions: number[], buckets: number[], bucketCount: number) =>
   conditions.flatMap((c) => buckets.map((b) => String(c * bucketCount + b)));
 
+/** Condition positions and bucket indexes the filters keep (all of them where there is no filter). */
+function wanted({ conditions, buckets, bucketCount }: BitmapCountsInput) {
+  return {
+    conditions: (conditions ?? CONDITIONS).map((c) => CONDITIONS.indexOf(c)),
+    buckets: buckets ?? Array.from({ length: bucketCount }, (_, i) => i),
+  };
+}
+
 /**
  * The products that can be on a filtered browse's page: those whose compacted state
  * (facet_members, beside the bitmaps) has the brand, lies in the scope and has an offer of a
@@ -48,10 +56,10 @@ const pairKeys = (conditions: number[], buckets: number[], bucketCount: number) 
  * of the brands in the scope (the caller still checks each one). For the inputs `bitmapCounts`
  * takes, with an offer filter.
  */
-export function pageCandidates({ scope, brandIds, conditions, buckets, bucketCount }: BitmapCountsInput): Prisma.Sql {
-  const wantedConditions = (conditions ?? CONDITIONS).map((c) => CONDITIONS.indexOf(c));
-  const wantedBuckets = buckets ?? Array.from({ length: bucketCount }, (_, i) => i);
-  const mask = pairKeys(wantedConditions, wantedBuckets, bucketCount).reduce((m, k) => m | (1n << BigInt(k)), 0n);
+export function pageCandidates(input: BitmapCountsInput): Prisma.Sql {
+  const { scope, brandIds, bucketCount } = input;
+  const keep = wanted(input);
+  const mask = pairKeys(keep.conditions, keep.buckets, bucketCount).reduce((m, k) => m | (1n << BigInt(k)), 0n);
   const filters = [sql`m.pair_mask & ${mask.toString()}::bigint <> 0`];
   if (brandIds !== null) filters.push(sql`m.brand_id = ANY(${brandIds}::uuid[])`);
   // The range beside `<@` lets facet_members_brand_browse serve the subtree.
@@ -66,11 +74,10 @@ export function pageCandidates({ scope, brandIds, conditions, buckets, bucketCou
 }
 
 /** The bitmap part of the counts statement: rows shaped as search.ts's CountRow. */
-export function bitmapCounts({ scope, brandIds, conditions, buckets, bucketCount }: BitmapCountsInput): Prisma.Sql {
-  const allConditions = CONDITIONS.map((_, i) => i);
-  const allBuckets = Array.from({ length: bucketCount }, (_, i) => i);
-  const wantedConditions = conditions === null ? allConditions : conditions.map((c) => CONDITIONS.indexOf(c));
-  const wantedBuckets = buckets ?? allBuckets;
+export function bitmapCounts(input: BitmapCountsInput): Prisma.Sql {
+  const { scope, brandIds, conditions, buckets, bucketCount } = input;
+  const { conditions: allConditions, buckets: allBuckets } = wanted({ ...input, conditions: null, buckets: null });
+  const { conditions: wantedConditions, buckets: wantedBuckets } = wanted(input);
   const offerFilter = conditions !== null || buckets !== null;
 
   // Scope rows: a category node's bitmap (its subtree), or every searchable product's.
