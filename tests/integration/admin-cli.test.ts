@@ -11,13 +11,13 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { verifyPassword } from "../../lib/accounts/password";
 import { authenticateApiKey } from "../../lib/auth/api-keys";
 import { createDb } from "../../lib/db";
 import { api } from "../helpers/http";
 import { createTestOrder } from "../helpers/orders";
-import { createTestDatabase, startServer, type StartedServer, type TestDatabase } from "../setup/app";
+import { createTestDatabase, groupAlive, killGroup, startServer, type StartedServer, type TestDatabase } from "../setup/app";
 
 interface Ran {
   code: number | null;
@@ -25,27 +25,47 @@ interface Ran {
   stderr: string;
 }
 
-/** `npm run --silent admin -- ...args` with `env` over this process's environment. */
-function admin(args: string[], env: Record<string, string | undefined>): Promise<Ran> {
+/**
+ * `npm run --silent admin -- ...args` with `env` over this process's environment. With the test's
+ * `signal`, a test that timed out kills its command (npm, tsx and node: its process group) and
+ * starts no more, so the next test does not find the embedded folder held.
+ */
+function admin(args: string[], env: Record<string, string | undefined>, signal?: AbortSignal): Promise<Ran> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) delete childEnv[k];
     else childEnv[k] = v;
   }
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(new Error(`admin ${args.join(" ")}: the test was aborted`));
     const child = spawn("npm", ["run", "--silent", "admin", "--", ...args], {
       cwd: process.cwd(),
       env: childEnv,
+      detached: true, // its own process group, killed as one on abort
       stdio: ["ignore", "pipe", "pipe"],
     });
+    const onAbort = () => killGroup(child.pid, "SIGKILL");
+    signal?.addEventListener("abort", onAbort, { once: true });
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => (stdout += d));
     child.stderr.on("data", (d) => (stderr += d));
     child.on("error", reject);
-    child.on("exit", (code) => resolve({ code, stdout, stderr }));
+    child.on("exit", async (code) => {
+      signal?.removeEventListener("abort", onAbort);
+      // Killed: done once nothing of the group is left (the folder is free only then).
+      while (signal?.aborted && groupAlive(child.pid!)) await new Promise((r) => setTimeout(r, 20));
+      resolve({ code, stdout, stderr });
+    });
   });
 }
+
+/**
+ * How long a test of the command blocks may take before it counts as hung. Not a speed check:
+ * each command is a `tsx` start and, embedded, a database open; on a loaded machine (load 10-16
+ * on two cores) a test of five commands and an app start took over 300 s.
+ */
+const HANG_GUARD_MS = 900_000;
 
 /** Lines of stderr that are the command's own (not the embedded database's progress lines). */
 function reasonLines(stderr: string): string[] {
@@ -80,7 +100,8 @@ const KEY = /^mk_live_([a-z0-9]{16})\.([A-Za-z0-9_-]{43})$/;
 interface Target {
   /** Environment of the command: DATABASE_URL, or the embedded folder. */
   env: Record<string, string | undefined>;
-  inspect<T>(fn: (db: pg.Pool, baseUrl: string, databaseUrl: string) => Promise<T>): Promise<T>;
+  /** Runs `fn` on the database; the app started for it (embedded) stops when `signal` aborts. */
+  inspect<T>(fn: (db: pg.Pool, baseUrl: string, databaseUrl: string) => Promise<T>, signal?: AbortSignal): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -118,8 +139,8 @@ async function embeddedTarget(): Promise<Target> {
   }
   return {
     env: { DATABASE_URL: undefined, EMBEDDED_DATA_DIR: database.embedded!.dataDir, EMBEDDED_DATABASE_PORT: undefined },
-    inspect: async (fn) => {
-      const server = await startServer({ database, logPrefix: "[admin-cli embedded]" });
+    inspect: async (fn, signal) => {
+      const server = await startServer({ database, logPrefix: "[admin-cli embedded]", signal });
       const pool = new pg.Pool({ connectionString: database.databaseUrl, max: 1 });
       try {
         return await fn(pool, server.baseUrl, database.databaseUrl);
@@ -320,11 +341,28 @@ const TARGETS = [
 for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
   describe.runIf(enabled)(`operator commands on ${label}`, () => {
     let target: Target;
-    const run = (...args: string[]) => admin(args, target.env);
+    // The running test's signal: aborted when it times out. A test that timed out kills its
+    // commands and its app and starts no more; the next one starts once they are gone.
+    let signal: AbortSignal | undefined;
+    const running = new Set<Promise<unknown>>();
+    const track = <T>(work: Promise<T>): Promise<T> => {
+      running.add(work);
+      void work.finally(() => running.delete(work)).catch(() => {});
+      return work;
+    };
+    const run = (...args: string[]) => track(admin(args, target.env, signal));
+    const inspect = <T>(fn: (db: pg.Pool, baseUrl: string, databaseUrl: string) => Promise<T>) =>
+      track(target.inspect(fn, signal));
 
     beforeAll(async () => {
       target = await makeTarget();
-    }, 300_000);
+    }, HANG_GUARD_MS);
+    beforeEach((context) => {
+      signal = context.signal;
+    });
+    afterEach(async () => {
+      await Promise.allSettled([...running]);
+    });
     afterAll(async () => {
       await target?.close();
     });
@@ -352,7 +390,7 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
       expect(new Set([owner, shopper, adminId, both]).size).toBe(4);
       ownerId = owner;
 
-      await target.inspect(async (db) => {
+      await inspect(async (db) => {
         const users = (
           await db.query(
             `SELECT u.id, u.email, u.name, u.role, u.password_hash,
@@ -372,7 +410,7 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
         expect(await verifyPassword("first-pass-1", hash)).toBe(false);
         expect(await verifyPassword("shopper-pass", byId.get(shopper)!.password_hash)).toBe(true);
       });
-    }, 300_000);
+    }, HANG_GUARD_MS);
 
     it("key create prints the full key once; only its hash and last 4 characters are stored; key revoke prints revoked", async () => {
       fullKey = expectResult(
@@ -387,7 +425,7 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
       // Revoking again is fine, and says so the same way.
       expectResult(await run("key", "revoke", revokedId), "revoked");
 
-      await target.inspect(async (db) => {
+      await inspect(async (db) => {
         const rows = (
           await db.query(
             `SELECT k.key_id, k.name, k.scopes, k.last4, k.secret_hash, k.revoked_at, s.slug
@@ -413,25 +451,25 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
           }
         }
       });
-    }, 300_000);
+    }, HANG_GUARD_MS);
 
     it("setting set agentic_checkout on|off prints the new value", async () => {
       expectResult(await run("setting", "set", "agentic_checkout", "on"), "on");
-      const on = await target.inspect(async (db) => (await db.query(`SELECT value FROM settings WHERE key = 'agentic_checkout'`)).rows);
+      const on = await inspect(async (db) => (await db.query(`SELECT value FROM settings WHERE key = 'agentic_checkout'`)).rows);
       expect(on).toEqual([{ value: true }]);
       expectResult(await run("setting", "set", "agentic_checkout", "off"), "off");
-      const off = await target.inspect(async (db) => (await db.query(`SELECT value FROM settings WHERE key = 'agentic_checkout'`)).rows);
+      const off = await inspect(async (db) => (await db.query(`SELECT value FROM settings WHERE key = 'agentic_checkout'`)).rows);
       expect(off).toEqual([{ value: false }]);
-    }, 300_000);
+    }, HANG_GUARD_MS);
 
     it("store set-status: suspended takes the store's offers off search and product pages at once; active brings them back", async () => {
-      const before = await target.inspect(async (_db, baseUrl) => publicView(baseUrl));
+      const before = await inspect(async (_db, baseUrl) => publicView(baseUrl));
       expect(before.searchSlugs).toContain("fixture-backorder-only");
       expect(before.mixedStores).toContain("fixture-store-b");
       expect(before.backorderStores).toEqual(["fixture-store-b"]);
 
       expectResult(await run("store", "set-status", "fixture-store-b", "suspended"), "suspended");
-      const suspended = await target.inspect(async (db, baseUrl, databaseUrl) => ({
+      const suspended = await inspect(async (db, baseUrl, databaseUrl) => ({
         status: (await db.query(`SELECT status::text FROM stores WHERE slug = 'fixture-store-b'`)).rows[0].status,
         storeId: (await db.query(`SELECT id FROM stores WHERE slug = 'fixture-store-b'`)).rows[0].id,
         view: await publicView(baseUrl),
@@ -448,16 +486,16 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
 
       expectResult(await run("store", "set-status", "fixture-store-b", "closed"), "closed");
       expectResult(await run("store", "set-status", "fixture-store-b", "active"), "active");
-      const restored = await target.inspect(async (_db, baseUrl, databaseUrl) => ({
+      const restored = await inspect(async (_db, baseUrl, databaseUrl) => ({
         view: await publicView(baseUrl),
         key: await keyAnswer(databaseUrl, fullKey),
       }));
       expect(restored.view).toEqual(before);
       expect(restored.key).toBe(suspended.storeId);
-    }, 300_000);
+    }, HANG_GUARD_MS);
 
     it("order mark ORDER shipped|delivered: every placed part ships, then every shipped part is delivered; prints the new status", async () => {
-      const order = await target.inspect((db) =>
+      const order = await inspect((db) =>
         createTestOrder(db, {
           userId: null,
           email: "guest@example.com",
@@ -471,7 +509,7 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
       expectResult(await run("order", "mark", order.number.toLowerCase(), "shipped", "--tracking", "1Z-OPS-1"), "shipped");
       expectRefusal(await run("order", "mark", order.id, "shipped"), /is shipped/);
       expectResult(await run("order", "mark", order.id, "delivered"), "delivered");
-      const state = await target.inspect(async (db) => ({
+      const state = await inspect(async (db) => ({
         order: (await db.query(`SELECT status::text, delivered_at IS NOT NULL AS delivered FROM orders WHERE id = $1`, [order.id])).rows[0],
         parts: (await db.query(`SELECT status::text, tracking_number FROM order_stores WHERE order_id = $1`, [order.id])).rows,
         events: (await db.query(`SELECT count(*)::int AS n FROM order_events WHERE order_id = $1`, [order.id])).rows[0].n,
@@ -485,14 +523,14 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
       // placed; each part shipped, the order shipped; each part delivered, the order delivered.
       expect(state.events).toBe(7);
       expect(state.mails).toBe(2);
-    }, 300_000);
+    }, HANG_GUARD_MS);
 
     it("user create --demo-buyer: a default US address and the saved test card as the default method; twice adds nothing", async () => {
       const id = expectResult(await run("user", "create", "--email", "demo.buyer@example.com", "--password", "buyer-pass-1", "--name", "Bo Buyer", "--demo-buyer"), UUID);
       expectResult(await run("user", "create", "--email", "demo.buyer@example.com", "--password", "buyer-pass-2", "--demo-buyer"), id);
       // The seed's shopper is a demo buyer already: running it on that account adds nothing either.
       expectResult(await run("user", "create", "--email", "demo-shopper@example.com", "--password", "demo-password", "--demo-buyer"), UUID);
-      await target.inspect(async (db) => {
+      await inspect(async (db) => {
         const addresses = (
           await db.query(
             `SELECT u.email, a.full_name, a.line1, a.line2, a.city, a.state, a.postal_code, a.country, a.is_default
@@ -517,22 +555,22 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
         const [user] = (await db.query(`SELECT password_hash FROM users WHERE id = $1`, [id])).rows;
         expect(await verifyPassword("buyer-pass-2", user.password_hash)).toBe(true);
       });
-    }, 300_000);
+    }, HANG_GUARD_MS);
 
     it("cleanup deletes expired cart links, idle carts, expired idempotency keys and sign-in links, counting each; again deletes nothing", async () => {
-      const { data, before } = await target.inspect(async (db) => {
+      const { data, before } = await inspect(async (db) => {
         const before = await cleanable(db);
         return { data: await makeOldData(db, "once"), before };
       });
       const first = await run("cleanup");
       expect(cleanupCounts(expectResult(first, CLEANUP_LINE))).toEqual(plus(before, data.made));
       expect(expectResult(await run("cleanup"), CLEANUP_LINE)).toBe("cart_links=0 carts=0 idempotency_keys=0 login_tokens=0 oauth_records=0");
-      await target.inspect((db) => expectCleaned(db, data));
-    }, 300_000);
+      await inspect((db) => expectCleaned(db, data));
+    }, HANG_GUARD_MS);
 
     it("two cleanups at once: neither fails, nothing is counted twice, nothing fresh is deleted", async () => {
       // Enough old rows for several batches of each kind.
-      const { data, before } = await target.inspect(async (db) => {
+      const { data, before } = await inspect(async (db) => {
         const before = await cleanable(db);
         return { data: await makeOldData(db, "twice", 2_500), before };
       });
@@ -550,8 +588,8 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
       }
       expect(succeeded).toBeGreaterThanOrEqual(embedded ? 1 : 2);
       expect(total).toEqual(plus(before, data.made));
-      await target.inspect((db) => expectCleaned(db, data));
-    }, 300_000);
+      await inspect((db) => expectCleaned(db, data));
+    }, HANG_GUARD_MS);
 
     it("bad input: a one-line reason, a non-zero exit, nothing changed", async () => {
       // "db": refused once the database is open (the others are refused before it is opened).
@@ -602,7 +640,7 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
         [["order", "mark", "M-99999999", "shipped"], /ORDER: no order has the id or number 'M-99999999'/, "db"],
       ];
       // Those refused before the database is opened run side by side, eight at a time.
-      const before = await target.inspect(async (db) => snapshot(db));
+      const before = await inspect(async (db) => snapshot(db));
       const parsed = cases.filter(([, , db]) => !db);
       for (let i = 0; i < parsed.length; i += 8) {
         const batch = parsed.slice(i, i + 8);
@@ -612,11 +650,11 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
       for (const [args, reason] of cases.filter(([, , db]) => db)) {
         expectRefusal(await run(...args), reason);
       }
-      const after = await target.inspect(async (db) => snapshot(db));
+      const after = await inspect(async (db) => snapshot(db));
       expect(after).toEqual(before);
       const owner = before.users.find((u) => u.id === ownerId);
       expect(await verifyPassword("second-pass-2", owner!.password_hash)).toBe(true);
-    }, 600_000);
+    }, 2 * HANG_GUARD_MS);
 
     it("--help prints the usage of every command", async () => {
       const ran = await run("--help");
@@ -624,17 +662,17 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
       for (const command of ["user create", "key create", "key revoke", "setting set", "store set-status", "order mark", "cleanup", "--demo-buyer"]) {
         expect(ran.stdout).toContain(command);
       }
-    }, 60_000);
+    }, HANG_GUARD_MS);
 
     if (embedded) {
       it("refuses at once, in one line, while the app runs on the folder", async () => {
-        const { ran, settings } = await target.inspect(async (db) => ({
+        const { ran, settings } = await inspect(async (db) => ({
           ran: await run("setting", "set", "agentic_checkout", "on"),
           settings: (await db.query(`SELECT value FROM settings WHERE key = 'agentic_checkout'`)).rows,
         }));
         expectRefusal(ran, /embedded database in .* is open in another process \(pid \d+\); stop the app first/, 1);
         expect(settings).toEqual([{ value: false }]);
-      }, 300_000);
+      }, HANG_GUARD_MS);
     } else {
       it("says to migrate first on a database without the tables", async () => {
         const name = `mkt_test_${process.pid}_empty`;
@@ -652,7 +690,7 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
           await adminDb.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
           await adminDb.end();
         }
-      }, 120_000);
+      }, HANG_GUARD_MS);
     }
   });
 }
@@ -661,5 +699,5 @@ describe("operator commands without a database", () => {
   it("an unreachable DATABASE_URL is one line and exit 1", async () => {
     const ran = await admin(["setting", "set", "agentic_checkout", "on"], { DATABASE_URL: "postgresql://postgres@127.0.0.1:9/none" });
     expectRefusal(ran, /cannot use the database of DATABASE_URL: /, 1);
-  }, 60_000);
+  }, HANG_GUARD_MS);
 });

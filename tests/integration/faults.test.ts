@@ -30,7 +30,7 @@ import { DatabaseProxy, hasPostgresBinaries, startPrivatePostgres, type PrivateP
 import { expectQuotedLinesIn, jsonLines, operationsDoc } from "../helpers/operations-doc";
 import { mintAccessToken } from "../helpers/oauth-tokens";
 import { createTestKey, sellerRequest, type SellerResponse } from "../helpers/seller";
-import { createTestDatabase, EMBEDDED, killGroup, startServer, type StartedServer, type TestDatabase } from "../setup/app";
+import { createTestDatabase, EMBEDDED, groupAlive, killGroup, startServer, type StartedServer, type TestDatabase } from "../setup/app";
 
 const CONNECT_TIMEOUT_MS = 5_000; // DATABASE_CONNECT_TIMEOUT_MS's default
 const STATEMENT_TIMEOUT_MS = Number.parseInt(SESSION_SETTINGS.statement_timeout, 10) * 1000;
@@ -48,14 +48,6 @@ async function waitUntil(condition: () => boolean | Promise<boolean>) {
   const deadline = Date.now() + 60_000;
   while (!(await condition()) && Date.now() < deadline) await sleep(100);
 }
-const groupAlive = (pid: number) => {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 
 /** Kills a server's whole process group with SIGKILL and waits until it is gone. */
 async function killServer(server: StartedServer) {

@@ -55,6 +55,7 @@ const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL || process.env.DATABASE_UR
 const READY_PATH = "/api/public/v1/categories";
 // An embedded database's first start includes migrating and seeding it.
 const READY_TIMEOUT_MS = 120_000;
+const SUPERVISOR = path.join(ROOT, "tests", "setup", "supervise.mjs");
 
 function databaseUrlFor(adminUrl: string, name: string): string {
   const url = new URL(adminUrl);
@@ -126,7 +127,8 @@ export function killGroup(pid: number | undefined, signal: NodeJS.Signals) {
   }
 }
 
-function groupAlive(pgid: number): boolean {
+/** Whether any process of the group is left. */
+export function groupAlive(pgid: number): boolean {
   try {
     process.kill(-pgid, 0);
     return true;
@@ -287,6 +289,8 @@ export interface StartServerOptions {
   logPrefix?: string;
   /** Listen on this port (an instance restarted where it ran before); default a free one. */
   port?: number;
+  /** A test's signal (vitest's `context.signal`): when it aborts, the server is stopped. */
+  signal?: AbortSignal;
 }
 
 /** `next start` (the production build) on a free port, serving `database` or `databaseUrl`. */
@@ -320,17 +324,21 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
   }
   let stderr = "";
   let stdout = "";
-  const server = spawn("npm", ["run", "start", "--", "-p", String(port), "-H", "127.0.0.1"], {
+  if (options.signal?.aborted) throw new Error("startServer: the test was aborted before the server started");
+  // Through the supervisor (tests/setup/supervise.mjs), whose stdin is a pipe from this process:
+  // when this process dies without stopping the server, the whole group goes with it.
+  const server = spawn(process.execPath, [SUPERVISOR, "npm", "run", "start", "--", "-p", String(port), "-H", "127.0.0.1"], {
     cwd: ROOT,
     detached: true, // own process group, so stop() can kill npm and next together
-    stdio: ["ignore", "pipe", "pipe"],
+    stdio: ["pipe", "pipe", "pipe"],
     env,
   });
-  let stopped = false;
-  const stop = async () => {
-    if (stopped) return;
-    stopped = true;
+  // Every call waits for the same stop: a second caller must not go on while the group lives.
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= stopNow());
+  const stopNow = async () => {
     process.off("exit", onExit);
+    options.signal?.removeEventListener("abort", onAbort);
     const exited = new Promise<void>((r) => {
       if (server.exitCode !== null || server.signalCode !== null) r();
       else server.once("exit", () => r());
@@ -346,9 +354,14 @@ export async function startServer(options: StartServerOptions): Promise<StartedS
     clearTimeout(timer);
     rmSync(serverLog, { force: true });
   };
-  // If the runner dies without stopping it, at least do not leave the server running.
+  // If the runner exits without stopping it, do not leave the server running (a runner killed by
+  // a signal runs no exit handler: the supervisor covers that).
   const onExit = () => killChildGroup(server, "SIGKILL");
   process.on("exit", onExit);
+  // A test that timed out (or a cancelled run) stops its server even if its own code never gets
+  // to: the next test may need the port or the embedded folder.
+  const onAbort = () => void stop();
+  options.signal?.addEventListener("abort", onAbort, { once: true });
 
   server.stdout!.pipe(createWriteStream(serverLog));
   server.stdout!.on("data", (d) => {
