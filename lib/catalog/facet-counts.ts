@@ -47,16 +47,8 @@ function wanted({ conditions, buckets, bucketCount }: BitmapCountsInput) {
   };
 }
 
-/**
- * The products that can be on a filtered browse's page: those whose compacted state
- * (facet_members, beside the bitmaps) has the brand, lies in the scope and has an offer of a
- * wanted (condition, price bucket) pair, plus every product changed since the last compaction
- * (facet_pending), whose state is read from its row. A superset of the products passing every
- * filter, usually exactly them: the page then reads only these rows, instead of every product
- * of the brands in the scope (the caller still checks each one). For the inputs `bitmapCounts`
- * takes, with an offer filter.
- */
-export function pageCandidates(input: BitmapCountsInput): Prisma.Sql {
+/** facet_members rows (alias m) whose compacted state passes the filters (index facet_members_brand_browse). */
+function memberFilters(input: BitmapCountsInput): Prisma.Sql {
   const { scope, brandIds, bucketCount } = input;
   const keep = wanted(input);
   const mask = pairKeys(keep.conditions, keep.buckets, bucketCount).reduce((m, k) => m | (1n << BigInt(k)), 0n);
@@ -67,10 +59,41 @@ export function pageCandidates(input: BitmapCountsInput): Prisma.Sql {
     filters.push(sql`m.category_path <@ ${scope.path}::ltree
                      AND m.category_path >= ${scope.path}::ltree AND m.category_path < ${`${scope.path}0`}::ltree`);
   }
+  return Prisma.join(filters, " AND ");
+}
+
+/**
+ * The products that can be on a filtered browse's page: those whose compacted state
+ * (facet_members, beside the bitmaps) has the brand, lies in the scope and has an offer of a
+ * wanted (condition, price bucket) pair, plus every product changed since the last compaction
+ * (facet_pending), whose state is read from its row. A superset of the products passing every
+ * filter, usually exactly them: the page then reads only these rows, instead of every product
+ * of the brands in the scope (the caller still checks each one). For the inputs `bitmapCounts`
+ * takes, with an offer filter.
+ */
+export function pageCandidates(input: BitmapCountsInput): Prisma.Sql {
   return sql`
-    SELECT m.product_id FROM facet_members m WHERE ${Prisma.join(filters, " AND ")}
+    SELECT m.product_id FROM facet_members m WHERE ${memberFilters(input)}
     UNION ALL
     SELECT product_id FROM facet_pending`;
+}
+
+/**
+ * The first `limit` settled products (not pending) passing the filters, in the order `orderBy`
+ * gives over the columns product_id, score (0: a browse has no text), rating_count and
+ * published_at, all read from facet_members (migration 20261128000000_facet_members_sort_keys).
+ * Exact for them: a settled member's facet state and sort keys are its row's, and its offer pairs
+ * answer the offer filters exactly. The pending products are the caller's, from their rows.
+ */
+export function settledPage(input: BitmapCountsInput, orderBy: Prisma.Sql, limit: number): Prisma.Sql {
+  return sql`
+    SELECT s.product_id, s.score, s.rating_count, s.published_at
+    FROM (SELECT m.product_id, 0::float8 AS score, m.rating_count, m.published_at
+          FROM facet_members m
+          WHERE ${memberFilters(input)}
+            AND NOT EXISTS (SELECT 1 FROM facet_pending fp WHERE fp.product_id = m.product_id)) s
+    ORDER BY ${orderBy}
+    LIMIT ${limit}`;
 }
 
 /** The bitmap part of the counts statement: rows shaped as search.ts's CountRow. */

@@ -9,7 +9,7 @@ import {
   type ProductCardData,
   type SearchParams,
 } from "@/lib/schemas/catalog";
-import { bitmapCounts, bucketsInRange, pageCandidates } from "./facet-counts";
+import { bitmapCounts, bucketsInRange, pageCandidates, settledPage } from "./facet-counts";
 import { interpretQuery, type TextQuery } from "./interpret";
 import { loadPriceBuckets, type PriceBucket } from "./price-buckets";
 import { searchCache } from "./search-cache";
@@ -353,13 +353,18 @@ export function searchStatements(
     ? { scope, brandIds, conditions, buckets: bitmapBuckets, bucketCount: buckets!.length }
     : null;
   const pendingOnly = sql`ps.product_id IN (SELECT product_id FROM facet_pending)`;
-  // A browse filtered by brand and offers reads only the products that can pass (./facet-counts.ts
-  // pageCandidates), not every product of those brands in the scope.
-  const candidates =
-    bitmapInput !== null && brandIds !== null && (conditions !== null || bitmapBuckets !== null)
-      ? sql`(SELECT DISTINCT c.product_id FROM (${pageCandidates(bitmapInput)}) c) pc
-            JOIN product_search ps ON ps.product_id = pc.product_id`
-      : null;
+  // A browse filtered by brand and offers reads only the products that can pass, not every
+  // product of those brands in the scope (./facet-counts.ts). Sorted by a key facet_members keeps
+  // (not by price: a card's price depends on the offer filters), the settled products are even
+  // sorted there (settledPage), and only the pending ones are read here.
+  const viaCandidates = bitmapInput !== null && brandIds !== null && (conditions !== null || bitmapBuckets !== null);
+  const settled = viaCandidates && (params.sort === "relevance" || params.sort === "newest");
+  const candidates = viaCandidates
+    ? sql`(${settled
+            ? sql`SELECT DISTINCT product_id FROM facet_pending`
+            : sql`SELECT DISTINCT c.product_id FROM (${pageCandidates(bitmapInput!)}) c`}) pc
+          JOIN product_search ps ON ps.product_id = pc.product_id`
+    : null;
   const matching = (forPage: boolean) => {
     // From the candidates, rows are reached by primary key only: the subtree test without its
     // index range, the brand test left to `brand_ok` (a pending product is checked all the same).
@@ -379,6 +384,24 @@ export function searchStatements(
     ${filters.length ? sql`WHERE ${Prisma.join(filters, " AND ")}` : Prisma.empty}`;
   };
 
+  const offset = (params.page - 1) * params.page_size;
+  const passing = sql`SELECT product_id, min_price, n, score, rating_count, published_at
+                      FROM (${matching(true)}) r WHERE brand_ok AND n > 0`;
+  // The page's products with their cards' offer figures. Settled: picked among the settled and
+  // the pending products by the sort keys alone; the offers are read for the page's rows only.
+  const pageRows = settled
+    ? sql`
+      SELECT k.product_id, o.min_price, o.n, k.score, k.rating_count, k.published_at
+      FROM (SELECT u.product_id, u.score, u.rating_count, u.published_at
+            FROM (SELECT product_id, score, rating_count, published_at
+                  FROM (${settledPage(bitmapInput!, orderBy(params.sort, "s"), offset + params.page_size)}) sp
+                  UNION ALL
+                  SELECT product_id, score, rating_count, published_at FROM (${passing}) pp) u
+            ORDER BY ${orderBy(params.sort, "u")}
+            LIMIT ${params.page_size} OFFSET ${offset}) k
+      JOIN product_search ps ON ps.product_id = k.product_id ${offerLateral}`
+    : sql`${passing} ORDER BY ${orderBy(params.sort, "r")} LIMIT ${params.page_size} OFFSET ${offset}`;
+
   const page = sql`
     SELECT p.id, p.slug, p.title,
            (SELECT i.url FROM product_images i WHERE i.product_id = p.id ORDER BY i.position, i.id LIMIT 1) AS image_url,
@@ -387,10 +410,7 @@ export function searchStatements(
               FROM categories c JOIN categories a ON a.path @> c.path WHERE c.id = p.category_id) AS category_breadcrumb,
            m.min_price AS min_price_cents, m.n AS offer_count,
            p.rating_avg::float8 AS rating_avg, p.rating_count
-    FROM (SELECT product_id, min_price, n, score, rating_count, published_at
-          FROM (${matching(true)}) r WHERE brand_ok AND n > 0
-          ORDER BY ${orderBy(params.sort, "r")}
-          LIMIT ${params.page_size} OFFSET ${(params.page - 1) * params.page_size}) m
+    FROM (${pageRows}) m
     JOIN products p ON p.id = m.product_id
     LEFT JOIN brands br ON br.id = p.brand_id
     ORDER BY ${orderBy(params.sort, "m")}`;

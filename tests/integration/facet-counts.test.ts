@@ -3,8 +3,10 @@
  * rows of products changed since the last compaction. Property: after random writes to listings,
  * stores, products and categories (with or without a compaction among them), for random filter
  * sets, the total and the four facets equal a plain COUNT(DISTINCT product) over purchasable
- * offers, and the first page (its products, order, prices and offer counts) equals the same
- * definition sorted (a browse filtered by brand and offers reads it from facet_members). Each run is a transaction that is rolled back, on a small catalog of this file's own,
+ * offers, and a page (its products, order, prices and offer counts; any sort, page and page size)
+ * equals the same definition sorted (a browse filtered by brand and offers reads it from
+ * facet_members, and sorts its settled products there when the sort is by rating or date). Each
+ * run is a transaction that is rolled back, on a small catalog of this file's own,
  * in a database of its own (embedded or on the PostgreSQL server, as the run is).
  *
  * FACET_PROPERTY_RUNS (default 300) and FACET_PROPERTY_SEED (default fixed) change the run; a
@@ -151,6 +153,9 @@ const write = fc.oneof(
   fc.record({ op: fc.constant("brand" as const), product: fc.nat(), brand: fc.integer({ min: -1, max: BRANDS.length - 1 }) }),
   fc.record({ op: fc.constant("listed" as const), product: fc.nat(), listed: fc.boolean() }),
   fc.record({ op: fc.constant("category" as const), category: fc.nat(), active: fc.boolean() }),
+  // The sort keys facet_members keeps (a settled product's must be its row's).
+  fc.record({ op: fc.constant("rating" as const), product: fc.nat(), count: fc.integer({ min: 0, max: 3 }) }),
+  fc.record({ op: fc.constant("published" as const), product: fc.nat(), day: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }) }),
   // A compaction, sometimes of only a few of the pending products (the rest stay pending).
   fc.record({ op: fc.constant("compact" as const), max: fc.oneof(fc.constant(10_000), fc.integer({ min: 1, max: 5 })) }),
 );
@@ -194,6 +199,14 @@ async function apply(tx: Tx, w: Write) {
     case "category":
       await tx.$executeRaw`UPDATE categories SET active = ${w.active} WHERE id = ${at(categoryIds, w.category)}::uuid`;
       break;
+    case "rating":
+      await tx.$executeRaw`UPDATE products SET rating_count = ${w.count} WHERE id = ${at(productIds, w.product)}::uuid`;
+      break;
+    case "published":
+      await tx.$executeRaw`
+        UPDATE products SET published_at = ${w.day === null ? null : `2026-11-0${w.day}T00:00:00Z`}::timestamptz
+        WHERE id = ${at(productIds, w.product)}::uuid`;
+      break;
     case "compact":
       await tx.$queryRaw`SELECT compact_facet_bitmaps(${w.max}::int)`;
       break;
@@ -210,6 +223,10 @@ const filterSet = fc.record({
   // Mostly bucket bounds (the bitmaps answer), sometimes any price (the scan answers).
   min: fc.option(fc.oneof({ arbitrary: fc.constantFrom(...BOUNDS), weight: 6 }, { arbitrary: fc.constantFrom(1, 4999, 30000), weight: 1 }), { nil: null }),
   max: fc.option(fc.oneof({ arbitrary: fc.constantFrom(...BOUNDS.slice(1)), weight: 6 }, { arbitrary: fc.constantFrom(100, 7777), weight: 1 }), { nil: null }),
+  sort: fc.constantFrom("relevance", "newest", "price_asc", "price_desc") as fc.Arbitrary<SearchParams["sort"]>,
+  // The largest page holds every passing product; the small ones cut the order short.
+  pageSize: fc.constantFrom(PAGE_SIZE, 7, 2),
+  page: fc.integer({ min: 1, max: 3 }),
 });
 type FilterSet = typeof filterSet extends fc.Arbitrary<infer F> ? F : never;
 
@@ -227,7 +244,7 @@ async function reference(tx: Tx, f: FilterSet): Promise<Expected> {
   const scope = f.category?.path ?? null;
   const depth = f.category ? f.category.path.split(".").length : 0;
   const offers = `
-    SELECT p.id AS product_id, p.rating_count, c.path, b.slug AS brand, l.condition::text AS condition, l.price_cents AS price
+    SELECT p.id AS product_id, p.rating_count, p.published_at, c.path, b.slug AS brand, l.condition::text AS condition, l.price_cents AS price
     FROM products p JOIN categories c ON c.id = p.category_id LEFT JOIN brands b ON b.id = p.brand_id
     JOIN listings l ON l.product_id = p.id JOIN stores s ON s.id = l.store_id
     WHERE offer_is_purchasable(l.status, l.quantity, l.allow_backorder, s.status, p.publicly_listed)`;
@@ -250,12 +267,18 @@ async function reference(tx: Tx, f: FilterSet): Promise<Expected> {
     `SELECT count(DISTINCT o.product_id)::int AS n FROM ${filters}, (${offers}) o WHERE ${[inScope, brandOk, conditionOk, priceOk].join(" AND ")}`,
     ...args,
   );
-  // The first page as a browse sorts it (relevance without text: most rated first, then id), with
-  // each card's cheapest passing offer and the number of passing offers.
+  // The page as a browse sorts it (relevance without text: most rated first; every sort then by
+  // id), with each card's cheapest passing offer and the number of passing offers.
+  const order = {
+    relevance: "max(o.rating_count) DESC",
+    newest: "max(o.published_at) DESC NULLS LAST",
+    price_asc: "min(o.price) ASC",
+    price_desc: "min(o.price) DESC",
+  }[f.sort];
   const page = await tx.$queryRawUnsafe<{ id: string; min_price_cents: number; offer_count: number }[]>(
     `SELECT o.product_id::text AS id, min(o.price)::int AS min_price_cents, count(*)::int AS offer_count
      FROM ${filters}, (${offers}) o WHERE ${[inScope, brandOk, conditionOk, priceOk].join(" AND ")}
-     GROUP BY o.product_id ORDER BY max(o.rating_count) DESC, o.product_id LIMIT ${PAGE_SIZE}`,
+     GROUP BY o.product_id ORDER BY ${order}, o.product_id LIMIT ${f.pageSize} OFFSET ${(f.page - 1) * f.pageSize}`,
     ...args,
   );
   return {
@@ -272,9 +295,9 @@ async function reference(tx: Tx, f: FilterSet): Promise<Expected> {
 
 async function fast(tx: Tx, f: FilterSet) {
   const params: SearchParams = {
-    sort: "relevance",
-    page: 1,
-    page_size: PAGE_SIZE,
+    sort: f.sort,
+    page: f.page,
+    page_size: f.pageSize,
     ...(f.category ? { category: f.category.slug } : {}),
     ...(f.brands ? { brand: f.brands } : {}),
     ...(f.conditions ? { condition: f.conditions } : {}),
@@ -292,6 +315,7 @@ async function fast(tx: Tx, f: FilterSet) {
   return {
     usedBitmaps: counts.text.includes("facet_bitmaps"),
     usedCandidates: page.text.includes("facet_members"),
+    usedSettled: page.text.includes("fp.product_id = m.product_id"),
     counts: {
       page: cards.map((c) => ({ id: String(c.id), min_price_cents: c.min_price_cents, offer_count: c.offer_count })),
       total: summary.total,
@@ -318,7 +342,7 @@ describe("facet counts from the bitmaps equal COUNT(DISTINCT) after random write
     await client.$transaction(async (tx) => {
       const [pending] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM facet_pending`;
       expect(pending!.n).toBe(0);
-      const f: FilterSet = { category: null, brands: null, conditions: null, min: null, max: null };
+      const f: FilterSet = { category: null, brands: null, conditions: null, min: null, max: null, sort: "relevance", pageSize: PAGE_SIZE, page: 1 };
       const got = await fast(tx, f);
       expect(got.usedBitmaps).toBe(true);
       expect(got.counts).toEqual(await reference(tx, f));
@@ -330,6 +354,7 @@ describe("facet counts from the bitmaps equal COUNT(DISTINCT) after random write
     const ROLLBACK = new Error("rollback");
     let bitmapRuns = 0;
     let candidateRuns = 0;
+    let settledRuns = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(write, { maxLength: 8 }), filterSet, async (writes, f) => {
         fc.pre(f.min === null || f.max === null || f.min < f.max);
@@ -343,6 +368,9 @@ describe("facet counts from the bitmaps equal COUNT(DISTINCT) after random write
               // The page reads only the candidates when brand and offer filters meet the bitmaps.
               expect(got.usedCandidates).toBe(aligned(f) && f.brands !== null && (f.conditions !== null || f.min !== null || f.max !== null));
               if (got.usedCandidates) candidateRuns++;
+              // Sorted by a key facet_members keeps, the settled products are sorted there.
+              expect(got.usedSettled).toBe(got.usedCandidates && (f.sort === "relevance" || f.sort === "newest"));
+              if (got.usedSettled) settledRuns++;
               expect(got.counts).toEqual(await reference(tx, f));
               throw ROLLBACK;
             },
@@ -355,7 +383,36 @@ describe("facet counts from the bitmaps equal COUNT(DISTINCT) after random write
     // Most runs must have exercised the bitmaps, not the scan.
     expect(bitmapRuns).toBeGreaterThan(RUNS / 2);
     expect(candidateRuns).toBeGreaterThan(RUNS / 10);
+    expect(settledRuns).toBeGreaterThan(RUNS / 20);
   }, 600_000);
+
+  it("a settled product's new rating or publication date moves it on a page sorted by them at once", async () => {
+    await client.$transaction(async (tx) => {
+      await tx.$queryRaw`SELECT compact_facet_bitmaps()`;
+      const f: FilterSet = { category: null, brands: ["b1", "b2"], conditions: [...CONDITIONS], min: null, max: null, sort: "relevance", pageSize: 2, page: 1 };
+      const before = await fast(tx, f);
+      expect(before.usedSettled).toBe(true);
+      expect(before.counts.total).toBeGreaterThan(2);
+      // The product last in the sort order jumps to the top once it is rated, then once it is the newest.
+      const all = await fast(tx, { ...f, pageSize: PAGE_SIZE });
+      const last = all.counts.page.at(-1)!.id;
+      await tx.$executeRaw`UPDATE products SET rating_count = 1000 WHERE id = ${last}::uuid`;
+      const rated = await fast(tx, f);
+      expect(rated.counts.page[0]!.id).toBe(last);
+      expect(rated.counts).toEqual(await reference(tx, f));
+      await tx.$queryRaw`SELECT compact_facet_bitmaps()`;
+      expect((await fast(tx, f)).counts).toEqual(await reference(tx, f));
+
+      const newest: FilterSet = { ...f, sort: "newest" };
+      const first = (await fast(tx, newest)).counts.page[0]!.id;
+      const other = all.counts.page.find((p) => p.id !== first)!.id;
+      await tx.$executeRaw`UPDATE products SET published_at = '2030-01-01T00:00:00Z' WHERE id = ${other}::uuid`;
+      const republished = await fast(tx, newest);
+      expect(republished.counts.page[0]!.id).toBe(other);
+      expect(republished.counts).toEqual(await reference(tx, newest));
+      throw new Error("rollback");
+    }).catch((err: Error) => expect(err.message).toBe("rollback"));
+  });
 
   it("compaction folds pending products into the bitmaps and empties facet_pending", async () => {
     await client.$transaction(async (tx) => {
@@ -372,8 +429,8 @@ describe("facet counts from the bitmaps equal COUNT(DISTINCT) after random write
       const [after] = await tx.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM facet_pending`;
       expect(after!.n).toBe(0);
       for (const f of [
-        { category: null, brands: null, conditions: null, min: 2500, max: 10000 },
-        { category: CATEGORIES[0]!, brands: ["b1", "b2"], conditions: ["new", "used"], min: null, max: 20000 },
+        { category: null, brands: null, conditions: null, min: 2500, max: 10000, sort: "relevance", pageSize: PAGE_SIZE, page: 1 },
+        { category: CATEGORIES[0]!, brands: ["b1", "b2"], conditions: ["new", "used"], min: null, max: 20000, sort: "newest", pageSize: 7, page: 1 },
       ] satisfies FilterSet[]) {
         expect((await fast(tx, f)).counts).toEqual(await reference(tx, f));
       }
