@@ -47,33 +47,38 @@ function wanted({ conditions, buckets, bucketCount }: BitmapCountsInput) {
   };
 }
 
-/** facet_members rows (alias m) whose compacted state passes the filters (index facet_members_brand_browse). */
-function memberFilters(input: BitmapCountsInput): Prisma.Sql {
+/**
+ * facet_member_pairs rows (alias p) of the settled state that pass the filters: the brands, a
+ * wanted (condition, price bucket) pair, the subtree. Read by the index facet_member_pairs_browse
+ * (migration 20261128000000_facet_member_pairs); a product is there once per passing pair.
+ */
+function pairFilters(input: BitmapCountsInput): Prisma.Sql {
   const { scope, brandIds, bucketCount } = input;
   const keep = wanted(input);
-  const mask = pairKeys(keep.conditions, keep.buckets, bucketCount).reduce((m, k) => m | (1n << BigInt(k)), 0n);
-  const filters = [sql`m.pair_mask & ${mask.toString()}::bigint <> 0`];
-  if (brandIds !== null) filters.push(sql`m.brand_id = ANY(${brandIds}::uuid[])`);
-  // The range beside `<@` lets facet_members_brand_browse serve the subtree.
+  const filters = [
+    sql`p.brand_id = ANY(${brandIds ?? []}::uuid[])`,
+    sql`p.pair = ANY(${pairKeys(keep.conditions, keep.buckets, bucketCount).map(Number)}::smallint[])`,
+  ];
+  // The range beside `<@` lets the index serve the subtree.
   if (scope) {
-    filters.push(sql`m.category_path <@ ${scope.path}::ltree
-                     AND m.category_path >= ${scope.path}::ltree AND m.category_path < ${`${scope.path}0`}::ltree`);
+    filters.push(sql`p.category_path <@ ${scope.path}::ltree
+                     AND p.category_path >= ${scope.path}::ltree AND p.category_path < ${`${scope.path}0`}::ltree`);
   }
   return Prisma.join(filters, " AND ");
 }
 
 /**
- * The products that can be on a filtered browse's page: those whose compacted state
- * (facet_members, beside the bitmaps) has the brand, lies in the scope and has an offer of a
- * wanted (condition, price bucket) pair, plus every product changed since the last compaction
- * (facet_pending), whose state is read from its row. A superset of the products passing every
- * filter, usually exactly them: the page then reads only these rows, instead of every product
- * of the brands in the scope (the caller still checks each one). For the inputs `bitmapCounts`
- * takes, with an offer filter.
+ * The products that can be on a browse's page filtered by brand and offers: those whose settled
+ * state has one of the brands, lies in the scope and has an offer of a wanted (condition, price
+ * bucket) pair, plus every product changed since the last compaction (facet_pending), whose
+ * state only its row knows. A superset of the products passing every filter, usually exactly
+ * them: the page reads only these rows, instead of every product of those brands in the scope
+ * (the caller still checks each one). For the inputs `bitmapCounts` takes, with brands and an
+ * offer filter.
  */
 export function pageCandidates(input: BitmapCountsInput): Prisma.Sql {
   return sql`
-    SELECT m.product_id FROM facet_members m WHERE ${memberFilters(input)}
+    SELECT p.product_id FROM facet_member_pairs p WHERE ${pairFilters(input)}
     UNION ALL
     SELECT product_id FROM facet_pending`;
 }
@@ -81,18 +86,28 @@ export function pageCandidates(input: BitmapCountsInput): Prisma.Sql {
 /**
  * The first `limit` settled products (not pending) passing the filters, in the order `orderBy`
  * gives over the columns product_id, score (0: a browse has no text), rating_count and
- * published_at, all read from facet_members (migration 20261128000000_facet_members_sort_keys).
- * Exact for them: a settled member's facet state and sort keys are its row's, and its offer pairs
- * answer the offer filters exactly. The pending products are the caller's, from their rows.
+ * published_at, all read from facet_member_pairs. Exact for them: a settled product's pair rows
+ * are its row's facet state and sort keys, and its pairs answer the offer filters exactly. The
+ * pending products are the caller's, from their rows. Same inputs as `pageCandidates`.
+ *
+ * A product has one row per wanted pair it has, at most `pairs` rows, all with the same sort keys
+ * and so side by side in the order: the first `limit * pairs` rows hold the first `limit`
+ * products. They are taken by a bounded sort of the passing rows, then made distinct.
  */
-export function settledPage(input: BitmapCountsInput, orderBy: Prisma.Sql, limit: number): Prisma.Sql {
+export function settledPage(input: BitmapCountsInput, orderBy: (alias: string) => Prisma.Sql, limit: number): Prisma.Sql {
+  const keep = wanted(input);
+  const pairs = keep.conditions.length * keep.buckets.length;
   return sql`
-    SELECT s.product_id, s.score, s.rating_count, s.published_at
-    FROM (SELECT m.product_id, 0::float8 AS score, m.rating_count, m.published_at
-          FROM facet_members m
-          WHERE ${memberFilters(input)}
-            AND NOT EXISTS (SELECT 1 FROM facet_pending fp WHERE fp.product_id = m.product_id)) s
-    ORDER BY ${orderBy}
+    SELECT t.product_id, t.score, t.rating_count, t.published_at
+    FROM (SELECT s.product_id, s.score, s.rating_count, s.published_at
+          FROM (SELECT p.product_id, 0::float8 AS score, p.rating_count, p.published_at
+                FROM facet_member_pairs p
+                WHERE ${pairFilters(input)}
+                  AND p.product_id NOT IN (SELECT fp.product_id FROM facet_pending fp)) s
+          ORDER BY ${orderBy("s")}
+          LIMIT ${limit * pairs}) t
+    GROUP BY t.product_id, t.score, t.rating_count, t.published_at
+    ORDER BY ${orderBy("t")}
     LIMIT ${limit}`;
 }
 

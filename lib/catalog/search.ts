@@ -354,7 +354,7 @@ export function searchStatements(
     : null;
   const pendingOnly = sql`ps.product_id IN (SELECT product_id FROM facet_pending)`;
   // A browse filtered by brand and offers reads only the products that can pass, not every
-  // product of those brands in the scope (./facet-counts.ts). Sorted by a key facet_members keeps
+  // product of those brands in the scope (./facet-counts.ts). Sorted by a key facet_member_pairs keeps
   // (not by price: a card's price depends on the offer filters), the settled products are even
   // sorted there (settledPage), and only the pending ones are read here.
   const viaCandidates = bitmapInput !== null && brandIds !== null && (conditions !== null || bitmapBuckets !== null);
@@ -394,7 +394,7 @@ export function searchStatements(
       SELECT k.product_id, o.min_price, o.n, k.score, k.rating_count, k.published_at
       FROM (SELECT u.product_id, u.score, u.rating_count, u.published_at
             FROM (SELECT product_id, score, rating_count, published_at
-                  FROM (${settledPage(bitmapInput!, orderBy(params.sort, "s"), offset + params.page_size)}) sp
+                  FROM (${settledPage(bitmapInput!, (alias) => orderBy(params.sort, alias), offset + params.page_size)}) sp
                   UNION ALL
                   SELECT product_id, score, rating_count, published_at FROM (${passing}) pp) u
             ORDER BY ${orderBy(params.sort, "u")}

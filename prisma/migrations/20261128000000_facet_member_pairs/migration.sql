@@ -1,15 +1,33 @@
--- A browse filtered by brand and offers, sorted by relevance (most rated first) or newest, picks
--- its page in facet_members alone (lib/catalog/facet-counts.ts settledPage): the sort keys are
--- kept beside each product's compacted facet state, so the products that pass are sorted there
--- and only the page's rows are read from product_search. Before, every passing product's row was
--- read to sort it (at a million products up to 3,289 rows, with their offer arrays, for a page of
--- 20). A change of either key makes the product pending, like a change of its facet state, so a
--- settled (not pending) member's keys are its row's.
-ALTER TABLE facet_members ADD COLUMN rating_count integer, ADD COLUMN published_at timestamptz;
-
+-- A browse filtered by brand and offers reads the products that pass from facet_member_pairs:
+-- one row per settled product and offer pair it has (its compacted state, as the bitmaps hold
+-- it), with its brand, category path and sort keys. The index reads exactly the (brand, pair)
+-- rows in the subtree, where facet_members_brand_browse (20261127000100) read every product of
+-- the brands in the subtree and tested its pair mask (at 100,000 products up to 2,679 rows read
+-- for 32 kept). Sorted by relevance (most rated first) or newest, the page is picked from these
+-- rows alone (lib/catalog/facet-counts.ts settledPage) and only its own rows are read from
+-- product_search; before, every passing product's row was read to sort it. A change of a sort
+-- key makes the product pending, as a change of its facet state does, so a settled product's
+-- rows here are its current ones. Products without a brand have none (the page takes this path
+-- only with a brand filter).
+CREATE TABLE facet_member_pairs (
+    brand_id uuid NOT NULL,
+    pair smallint NOT NULL,
+    category_path ltree NOT NULL,
+    product_id uuid NOT NULL,
+    rating_count integer,
+    published_at timestamptz
+);
+CREATE INDEX facet_member_pairs_browse ON facet_member_pairs (brand_id, pair, category_path)
+  INCLUDE (product_id, rating_count, published_at);
+CREATE INDEX facet_member_pairs_product ON facet_member_pairs (product_id);
 DROP INDEX facet_members_brand_browse;
-CREATE INDEX facet_members_brand_browse ON facet_members (brand_id, category_path)
-  INCLUDE (pair_mask, product_id, rating_count, published_at);
+
+-- The rows of one product state: one per offer pair in its mask.
+CREATE FUNCTION facet_pairs_of(mask bigint) RETURNS SETOF smallint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT i::smallint
+  FROM generate_series(0, cardinality(enum_range(NULL::listing_condition)) * cardinality(catalog_price_bucket_bounds()) - 1) AS i
+  WHERE mask & (1::bigint << i) <> 0
+$$;
 
 CREATE OR REPLACE FUNCTION rebuild_facet_bitmaps() RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
@@ -19,11 +37,15 @@ BEGIN
   DELETE FROM facet_pending;
   DELETE FROM facet_bitmaps;
   DELETE FROM facet_members;
-  INSERT INTO facet_members (product_id, ordinal, category_path, brand_id, pair_mask, rating_count, published_at)
+  DELETE FROM facet_member_pairs;
+  INSERT INTO facet_members (product_id, ordinal, category_path, brand_id, pair_mask)
   SELECT ps.product_id, (row_number() OVER (ORDER BY ps.category_path, ps.brand_id, ps.product_id) - 1)::int,
-         ps.category_path, ps.brand_id, offer_pair_mask(ps.offer_conditions, ps.offer_prices),
-         ps.rating_count, ps.published_at
+         ps.category_path, ps.brand_id, offer_pair_mask(ps.offer_conditions, ps.offer_prices)
   FROM product_search ps;
+  INSERT INTO facet_member_pairs (brand_id, pair, category_path, product_id, rating_count, published_at)
+  SELECT m.brand_id, k.pair, m.category_path, m.product_id, ps.rating_count, ps.published_at
+  FROM facet_members m JOIN product_search ps ON ps.product_id = m.product_id, facet_pairs_of(m.pair_mask) AS k(pair)
+  WHERE m.brand_id IS NOT NULL;
   SELECT count(*) INTO n FROM facet_members;
   PERFORM setval('facet_ordinal_seq', n, false);
   -- Each row's bytes as hex: the set bytes of a chunk in order, the gaps between them zero.
@@ -43,7 +65,7 @@ BEGIN
   FROM gapped GROUP BY dim, key, chunk;
 END $$;
 
--- As before (20261126000000_facet_bitmaps), and the sort keys are read with the new states.
+-- As before (20261126000000_facet_bitmaps), and facet_member_pairs follows facet_members.
 CREATE OR REPLACE FUNCTION compact_facet_bitmaps(max_products integer DEFAULT 10000) RETURNS integer LANGUAGE plpgsql AS $$
 DECLARE
   ids uuid[];
@@ -94,16 +116,22 @@ BEGIN
   FROM unnest(changes) c
   WHERE fb.dim = c.dim AND fb.key = c.key AND fb.chunk = c.chunk;
 
-  -- The sort keys come from the row as it is now: if it changed since the states were read, that
-  -- change made the product pending again, and a reader takes it from its row until next time.
-  UPDATE facet_members m SET category_path = s.new_path, brand_id = s.new_brand, pair_mask = s.new_mask,
-                             rating_count = ps.rating_count, published_at = ps.published_at
-  FROM unnest(states) s LEFT JOIN product_search ps ON ps.product_id = s.product_id
-  WHERE m.product_id = s.product_id;
+  UPDATE facet_members m SET category_path = s.new_path, brand_id = s.new_brand, pair_mask = s.new_mask
+  FROM unnest(states) s WHERE m.product_id = s.product_id;
+
+  -- The pair rows of the same states; the sort keys come from the row as it is now: if it changed
+  -- since the states were read, that change made the product pending again, and a reader takes
+  -- it from its row until next time.
+  DELETE FROM facet_member_pairs WHERE product_id = ANY(ids);
+  INSERT INTO facet_member_pairs (brand_id, pair, category_path, product_id, rating_count, published_at)
+  SELECT s.new_brand, k.pair, s.new_path, s.product_id, ps.rating_count, ps.published_at
+  FROM unnest(states) s LEFT JOIN product_search ps ON ps.product_id = s.product_id,
+       facet_pairs_of(s.new_mask) AS k(pair)
+  WHERE s.new_path IS NOT NULL AND s.new_brand IS NOT NULL;
   RETURN cardinality(ids);
 END $$;
 
--- As before, and a change of a sort key kept in facet_members makes the product pending too.
+-- As before, and a change of a sort key kept in facet_member_pairs makes the product pending too.
 CREATE OR REPLACE FUNCTION product_search_changed() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   changed boolean;
@@ -130,6 +158,15 @@ BEGIN
   IF changed THEN
     PERFORM pg_notify('catalog_changes', 'search');
   END IF;
+  RETURN NULL;
+END $$;
+
+-- TRUNCATE product_search (the seed): the pair rows go with the bitmaps.
+CREATE OR REPLACE FUNCTION product_search_truncated() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  TRUNCATE facet_pending, facet_bitmaps, facet_members, facet_member_pairs;
+  PERFORM setval('facet_ordinal_seq', 0, false);
+  PERFORM pg_notify('catalog_changes', 'search');
   RETURN NULL;
 END $$;
 
