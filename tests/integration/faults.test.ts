@@ -79,7 +79,13 @@ async function timed(run: () => Promise<SellerResponse>): Promise<{ res?: Seller
 
 const canRun = EMBEDDED || hasPostgresBinaries();
 
-describe.skipIf(!canRun)("faults", () => {
+// How long a test may take before it counts as hung. Not a speed check: the tests start, kill and
+// restart app servers and database servers, which on a loaded machine takes far more than the
+// default 30 s (a pass at load 5-7 timed one out: a server started, its database owner killed
+// and started again, within 30 s).
+const HANG_GUARD_MS = 600_000;
+
+describe.skipIf(!canRun)("faults", { timeout: HANG_GUARD_MS }, () => {
   let privatePg: PrivatePostgres | undefined;
   let database: TestDatabase;
   /** Embedded mode: the app that owns the embedded database (the "database server"). */
