@@ -1,5 +1,5 @@
 import { db, Prisma } from "@/lib/db";
-import { allowedEdits, corrections, MIN_PREFIX_LENGTH, parseQuery } from "./query";
+import { allowedEdits, corrections, MIN_PREFIX_LENGTH, parseQuery, type ParsedQuery } from "./query";
 import { searchCache } from "./search-cache";
 
 /** One word of a query as it will be matched. */
@@ -27,7 +27,7 @@ export interface TextQuery {
   strict: boolean;
 }
 
-interface WordRow {
+export interface WordRow {
   n: number;
   meaningful: boolean;
   known: boolean;
@@ -46,13 +46,18 @@ const readingsCache = searchCache<WordRow[]>(5_000);
  */
 export async function interpretQuery(q: string, options: { literal?: boolean } = {}): Promise<TextQuery> {
   const parsed = parseQuery(q);
+  if (parsed.words.length === 0) return readQuery(parsed, [], options);
+  // How the catalog's dictionaries read these words: the same until product_search changes.
+  const read = () => db().$queryRaw<WordRow[]>(interpretStatement(parsed.words, options));
+  const rows = (await readingsCache()?.fetch(JSON.stringify([parsed.words, options.literal ?? false]), read)) ?? (await read());
+  return readQuery(parsed, rows, options);
+}
+
+/** A parsed query read with the rows of its interpretStatement (exported for tests on their own database). */
+export function readQuery(parsed: ParsedQuery, rows: WordRow[], options: { literal?: boolean } = {}): TextQuery {
   const key = [...parsed.words, ...parsed.overflow].join(" ");
   const strict = options.literal ?? false;
   if (parsed.words.length === 0) return { groups: [], excluded: parsed.excluded, dropped: parsed.overflow, key, corrected: null, strict };
-
-  // How the catalog's dictionaries read these words: the same until product_search changes.
-  const read = () => db().$queryRaw<WordRow[]>(interpretStatement(parsed.words, options));
-  const rows = (await readingsCache()?.fetch(JSON.stringify([parsed.words, strict]), read)) ?? (await read());
 
   const groups: WordGroup[] = [];
   const dropped: string[] = [];

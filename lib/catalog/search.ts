@@ -282,6 +282,8 @@ export function searchStatements(
   restriction: SearchRestriction = {},
   text: TextQuery | null = null,
   buckets: PriceBucket[] | null = null,
+  /** false: every text match is ranked for the page (the definition bounded pages are tested against). */
+  { boundedText = true }: { boundedText?: boolean } = {},
 ): { page: Prisma.Sql; counts: Prisma.Sql } {
   const q = text !== null;
   const conditions = params.condition?.length ? params.condition : null;
@@ -291,6 +293,7 @@ export function searchStatements(
   // On a store page only that store's offers count: filters, card price and offer count, facets.
   const offerFilter = conditions !== null || priceMin !== null || priceMax !== null || storeId !== null;
   const depth = scope?.depth ?? 0;
+  const offset = (params.page - 1) * params.page_size;
 
   // `<@` is the subtree; the range around it (which every descendant falls in) lets the
   // B-tree index product_search_browse serve it.
@@ -336,8 +339,14 @@ export function searchStatements(
 
   // Text: the matching set with its score and whether it was relaxed (lib/catalog/text-match.ts);
   // the counts need the set only.
+  // The page of a one-word relevance search may come from the title postings when every filter
+  // is a test of the product_search row (no offer filter, no store).
+  const boundedPage =
+    boundedText && params.sort === "relevance" && !offerFilter ? { limit: offset + params.page_size, filter: brandOk } : undefined;
   const source = (scored: boolean) =>
-    text ? sql`${textSource(text, columns, names, inScope, { scored })} ps` : sql`product_search ps`;
+    text
+      ? sql`${textSource(text, columns, names, inScope, { scored, page: scored ? boundedPage : undefined })} ps`
+      : sql`product_search ps`;
 
   // The page needs only products that pass every filter: the brand filter and cheap bounds
   // of the offer filters (some offer has a wanted condition; some price can fall in range)
@@ -384,7 +393,6 @@ export function searchStatements(
     ${filters.length ? sql`WHERE ${Prisma.join(filters, " AND ")}` : Prisma.empty}`;
   };
 
-  const offset = (params.page - 1) * params.page_size;
   const passing = sql`SELECT product_id, min_price, n, score, rating_count, published_at
                       FROM (${matching(true)}) r WHERE brand_ok AND n > 0`;
   // The page's products with their cards' offer figures. Settled: picked among the settled and

@@ -19,6 +19,132 @@ function groupQuery(group: WordGroup): Prisma.Sql {
  */
 const WEIGHTS = sql`'{0.1, 0.2, 0.4, 1.0}'::float4[]`;
 
+/** Rows a page needs (offset + page size) and the filters on `ps` that every row of it passes. */
+export interface PageBound {
+  limit: number;
+  filter: Prisma.Sql;
+}
+
+/** Deeper pages rank every match, as the counts do (a bounded page would read as many rows). */
+const MAX_BOUNDED_PAGE = 1_000;
+
+/** A typed word that has completions outranks them: its rank in a document gains this. */
+const TYPED_BONUS = 0.5;
+
+/**
+ * A one-group query's forms (the word, then its completions or corrections), each with the bonus
+ * its rank gains where it occurs, and the group's rank in a document: the best of its forms'.
+ * Every part of that rank is a one-word ts_rank, which search_title_postings keeps per title word.
+ */
+function oneGroup(group: WordGroup) {
+  const words = [group.word, ...group.alternatives];
+  const bonuses = words.map((_, i) => (i === 0 && group.known && group.alternatives.length > 0 ? TYPED_BONUS : 0));
+  const forms = words.map((word, i) =>
+    bonuses[i]
+      ? sql`ts_rank(${WEIGHTS}, ps.search_vector, ${plain(word)})::float8
+            + CASE WHEN ps.search_vector @@ ${plain(word)} THEN ${bonuses[i]}::float8 ELSE 0 END`
+      : sql`ts_rank(${WEIGHTS}, ps.search_vector, ${plain(word)})::float8`,
+  );
+  return { words, bonuses, rank: sql`greatest(${Prisma.join(forms)})` };
+}
+
+/**
+ * The words of a text and every run of consecutive words in it (a title equal to one ranks first).
+ */
+function phrases(key: string): string[] {
+  const words = key.split(" ").filter(Boolean);
+  const runs = new Set<string>();
+  for (let i = 0; i < words.length; i++) for (let j = i + 1; j <= words.length; j++) runs.add(words.slice(i, j).join(" "));
+  return [...runs];
+}
+
+/**
+ * A page of a one-group query without ranking every product that matches.
+ *
+ * A product's score is its title score (0, or 2 and more when its title equals, begins or lies
+ * within the query) plus its group rank (below 2: a one-word ts_rank is at most 1, plus the typed
+ * word's bonus). So the products with a title score, found by the title_key index, rank first; the
+ * others rank by their best form, and search_title_postings lists each form's products in exactly
+ * that order among titles containing it (same impact, then rating count, then id). The page reads
+ * the first `limit` passing rows of each form's list, ranks them with the products that have a
+ * title score, and keeps that when it is provably the true order:
+ *
+ * - a product in no list has, for each form whose list filled up, at most that list's last value
+ *   (and on a tie its list order, which is the sort's, puts it after), so the limit-th score
+ *   must reach the highest of those values;
+ * - for a form whose list ran out, every product with the form in its title was read; any other
+ *   has the form only in the brand, category or description. The document's fields follow each
+ *   other (title, brand, categories, description), so a word's first position carries its highest
+ *   weight, and one-word ts_rank (PostgreSQL's calc_rank_or) is then at most that weight: 0.4
+ *   (brand) without the title. The limit-th score must exceed 0.4 plus the form's bonus.
+ *
+ * Otherwise (a form of several lexemes, too few rows, a bound not met) the statement ranks every
+ * match as before: the same result, only slower.
+ */
+function boundedPage(args: {
+  tq: TextQuery;
+  single: ReturnType<typeof oneGroup>;
+  titleScore: Prisma.Sql;
+  every: Prisma.Sql;
+  exclusions: boolean;
+  columns: (alias: string) => Prisma.Sql;
+  inScope: Prisma.Sql;
+  page: PageBound;
+  dropped: Prisma.Sql;
+  full: Prisma.Sql;
+}): Prisma.Sql {
+  const { tq, single, titleScore, every, columns, inScope, page, dropped, full } = args;
+  const limit = page.limit;
+  const keys = [...new Set([tq.key, tq.corrected ?? tq.key])];
+  const runs = [...new Set(keys.flatMap(phrases))];
+  // Excluded words are tested on the rows read (only then: it reads each row's document).
+  const excluded = args.exclusions ? sql`AND ps.search_vector @@ ${every}` : Prisma.empty;
+  return sql`(
+    WITH forms AS MATERIALIZED (
+      SELECT f.word, f.bonus, tsvector_to_array(to_tsvector('catalog', f.word)) AS lexemes
+      FROM unnest(${single.words}::text[], ${single.bonuses}::float8[]) AS f(word, bonus)
+    ),
+    lists AS MATERIALIZED (
+      SELECT x.lexeme, x.bonus, w.product_id, w.s
+      FROM (SELECT f.lexemes[1] AS lexeme, max(f.bonus) AS bonus FROM forms f WHERE cardinality(f.lexemes) = 1 GROUP BY 1) x
+      LEFT JOIN LATERAL (
+        SELECT p.product_id, p.impact::float8 + x.bonus AS s
+        FROM search_title_postings p JOIN product_search ps ON ps.product_id = p.product_id
+        WHERE p.lexeme = x.lexeme AND ${inScope} AND ${page.filter} ${excluded}
+        ORDER BY p.impact DESC, p.rating_count DESC, p.product_id
+        LIMIT ${limit}
+      ) w ON true
+    ),
+    bounds AS (
+      SELECT count(l.product_id) = ${limit} AS filled,
+             CASE WHEN count(l.product_id) = ${limit} THEN min(l.s) ELSE 0.4 + l.bonus END AS t
+      FROM lists l GROUP BY l.lexeme, l.bonus
+    ),
+    pool AS MATERIALIZED (
+      SELECT ${columns("ps")}, (${titleScore} + ${single.rank})::float8 AS score, ${dropped} AS relaxed
+      FROM product_search ps
+      WHERE ps.product_id IN (
+              SELECT l.product_id FROM lists l WHERE l.product_id IS NOT NULL
+              UNION
+              SELECT t.product_id FROM product_search t
+              WHERE t.title_key COLLATE "C" = ANY(${runs}::text[])
+                 OR (t.title_key COLLATE "C" >= ${tq.key} AND t.title_key COLLATE "C" < ${`${tq.key}\u{10FFFF}`}))
+        AND ps.search_vector @@ ${every} AND ${inScope} AND ${page.filter}
+    ),
+    verdict AS MATERIALIZED (
+      SELECT NOT EXISTS (SELECT 1 FROM forms f WHERE cardinality(f.lexemes) > 1)
+         AND coalesce((
+               SELECT k.score >= coalesce((SELECT max(b.t) FROM bounds b WHERE b.filled), '-Infinity')
+                  AND k.score > coalesce((SELECT max(b.t) FROM bounds b WHERE NOT b.filled), '-Infinity')
+               FROM (SELECT score FROM pool ORDER BY score DESC, rating_count DESC, product_id
+                     OFFSET ${limit - 1} LIMIT 1) k), false) AS exact
+    )
+    SELECT * FROM pool WHERE (SELECT exact FROM verdict)
+    UNION ALL
+    SELECT * FROM (${full}) f WHERE NOT (SELECT exact FROM verdict)
+  )`;
+}
+
 /**
  * The text part of a search: products matching the query, with `score` (higher first) and
  * `relaxed` (true when not every word had to match).
@@ -28,17 +154,21 @@ const WEIGHTS = sql`'{0.1, 0.2, 0.4, 1.0}'::float4[]`;
  * 2. Otherwise, products containing any group, ranked first by the share of the query they
  *    cover, each group weighted by how rare it is among them (ln(1 + n / df)): "relaxed".
  * Within either, a title that equals the query, begins with it or lies within it ranks first;
- * a word matched as typed ranks above its completions; then ts_rank with the field weights.
+ * a word matched as typed ranks above its completions; then ts_rank with the field weights. A
+ * query of one word group ranks by its best form (the word, or one completion or correction):
+ * that form's ts_rank, plus 0.5 for the word as typed when it has completions.
  *
  * `columns(alias)` lists the product_search columns the caller needs; `inScope` restricts rows.
  * Unless `scored`, the score is 0 and not computed (the counts statement needs only the set).
+ * With `page` (the relevance order, filters that `page.filter` states), a one-group query's page
+ * may be read from the title postings (boundedPage): the same rows in the same order.
  */
 export function textSource(
   tq: TextQuery,
   columns: (alias: string) => Prisma.Sql,
   names: string[],
   inScope: Prisma.Sql,
-  { scored }: { scored: boolean },
+  { scored, page }: { scored: boolean; page?: PageBound },
 ): Prisma.Sql {
   if (tq.groups.length === 0) {
     return sql`(SELECT ${columns("ps")}, 0::float8 AS score, true AS relaxed FROM product_search ps WHERE false)`;
@@ -63,11 +193,21 @@ export function textSource(
     scored ? sql`${titleScore} + ${typedScore} + ts_rank(${WEIGHTS}, ps.search_vector, ${query})` : sql`0`;
   const dropped = Prisma.raw(tq.dropped.length > 0 ? "true" : "false");
 
+  if (groups.length === 1) {
+    const single = oneGroup(tq.groups[0]!);
+    const full = sql`
+      SELECT ${columns("ps")}, (${scored ? sql`${titleScore} + ${single.rank}` : sql`0`})::float8 AS score, ${dropped} AS relaxed
+      FROM product_search ps
+      WHERE ps.search_vector @@ ${every} AND ${inScope}`;
+    if (!scored || !page || page.limit > MAX_BOUNDED_PAGE) return sql`(${full})`;
+    return boundedPage({ tq, single, titleScore, every, exclusions: exclusions.length > 0, columns, inScope, page, dropped, full });
+  }
+
   const full = sql`
     SELECT ${columns("ps")}, (${base(every)})::float8 AS score, ${dropped} AS relaxed
     FROM product_search ps
     WHERE ps.search_vector @@ ${every} AND ${inScope}`;
-  if (groups.length === 1 || tq.strict) return sql`(${full})`;
+  if (tq.strict) return sql`(${full})`;
 
   const looseColumns = Prisma.raw(names.map((n) => `l.${n}`).join(", "));
   const loose = (extra: Prisma.Sql) => sql`

@@ -12,23 +12,17 @@
  * FACET_PROPERTY_RUNS (default 300) and FACET_PROPERTY_SEED (default fixed) change the run; a
  * failure prints the seed and the shrunk case.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import { randomBytes } from "node:crypto";
 import fc from "fast-check";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createDb, type PrismaClient } from "@/lib/db";
-import { openEmbedded, type EmbeddedDatabase } from "@/lib/db/embedded";
-import { migrate } from "@/lib/db/migrate";
+import type { PrismaClient } from "@/lib/db";
+import { ownDatabase } from "../helpers/own-database";
 import { mergeCountRows, searchStatements, summarizeCounts, type CountRow } from "@/lib/catalog/search";
 import { priceBuckets, type PriceBucket } from "@/lib/catalog/price-buckets";
 import { CONDITIONS, type SearchParams } from "@/lib/schemas/catalog";
 
 const RUNS = Number(process.env.FACET_PROPERTY_RUNS ?? 300);
 const SEED = Number(process.env.FACET_PROPERTY_SEED ?? 20261126);
-const EMBEDDED = !process.env.DATABASE_URL;
 
 type Tx = Parameters<Parameters<PrismaClient["$transaction"]>[0]>[0];
 
@@ -56,43 +50,6 @@ let productIds: string[] = [];
 let storeIds: string[] = [];
 let categoryIds: string[] = [];
 let brandIds: string[] = [];
-
-async function freshDatabase(): Promise<{ client: PrismaClient; drop: () => Promise<void> }> {
-  if (EMBEDDED) {
-    const dataDir = mkdtempSync(path.join(tmpdir(), "mkt_facets_"));
-    // Migrated, not seeded: this file brings its own catalog.
-    writeFileSync(path.join(dataDir, "seeded"), "facet-counts test\n");
-    const embedded: EmbeddedDatabase = openEmbedded(dataDir);
-    await embedded.ready;
-    return {
-      client: embedded.prisma(),
-      drop: async () => {
-        await embedded.close();
-        rmSync(dataDir, { recursive: true, force: true });
-      },
-    };
-  }
-  const adminUrl = process.env.TEST_DATABASE_ADMIN_URL || process.env.DATABASE_URL!;
-  const name = `mkt_facets_${process.pid}_${randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: adminUrl });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const url = new URL(adminUrl);
-  url.pathname = `/${name}`;
-  const own = createDb(url.toString(), { maintenance: true });
-  await migrate(own);
-  return {
-    client: own,
-    drop: async () => {
-      await own.$disconnect();
-      const a = new pg.Client({ connectionString: adminUrl });
-      await a.connect();
-      await a.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await a.end();
-    },
-  };
-}
 
 /** Deterministic pseudo-random numbers for the catalog (not the property's own randomness). */
 function lcg(seed: number) {
@@ -331,7 +288,7 @@ const aligned = (f: FilterSet) => (f.min === null || BOUNDS.includes(f.min)) && 
 
 describe("facet counts from the bitmaps equal COUNT(DISTINCT) after random writes", () => {
   beforeAll(async () => {
-    ({ client, drop } = await freshDatabase());
+    ({ client, drop } = await ownDatabase("facets"));
     await seedOwnCatalog(client);
     const [row] = await client.$queryRaw<{ bounds: number[] }[]>`SELECT catalog_price_bucket_bounds() AS bounds`;
     buckets = priceBuckets(row!.bounds);
