@@ -282,8 +282,11 @@ export function searchStatements(
   restriction: SearchRestriction = {},
   text: TextQuery | null = null,
   buckets: PriceBucket[] | null = null,
-  /** false: every text match is ranked for the page (the definition bounded pages are tested against). */
-  { boundedText = true }: { boundedText?: boolean } = {},
+  /**
+   * boundedText false: every text match is ranked for the page (the definition bounded pages are
+   * tested against); fewPrefixed: see PageBound.
+   */
+  { boundedText = true, fewPrefixed }: { boundedText?: boolean; fewPrefixed?: number } = {},
 ): { page: Prisma.Sql; counts: Prisma.Sql } {
   const q = text !== null;
   const conditions = params.condition?.length ? params.condition : null;
@@ -342,7 +345,7 @@ export function searchStatements(
   // The page of a one-word relevance search may come from the title postings when every filter
   // is a test of the product_search row (no offer filter, no store).
   const boundedPage =
-    boundedText && params.sort === "relevance" && !offerFilter ? { limit: offset + params.page_size, filter: brandOk } : undefined;
+    boundedText && params.sort === "relevance" && !offerFilter ? { limit: offset + params.page_size, filter: brandOk, fewPrefixed } : undefined;
   const source = (scored: boolean) =>
     text
       ? sql`${textSource(text, columns, names, inScope, { scored, page: scored ? boundedPage : undefined })} ps`

@@ -23,10 +23,23 @@ const WEIGHTS = sql`'{0.1, 0.2, 0.4, 1.0}'::float4[]`;
 export interface PageBound {
   limit: number;
   filter: Prisma.Sql;
+  /** Up to this many titles beginning with the query are all ranked (default FEW_PREFIXED; tests vary it). */
+  fewPrefixed?: number;
 }
 
 /** Deeper pages rank every match, as the counts do (a bounded page would read as many rows). */
 const MAX_BOUNDED_PAGE = 1_000;
+
+/**
+ * The highest one-word ts_rank of a document without that word in its title (see boundedPage).
+ */
+const NO_TITLE_BOUND = 0.4;
+
+/**
+ * Up to this many titles beginning with the query are all ranked (at 1,000,000 products, 330
+ * titles begin with "laptop": 6 ms); more are read in rank order from the postings.
+ */
+export const FEW_PREFIXED = 500;
 
 /** A typed word that has completions outranks them: its rank in a document gains this. */
 const TYPED_BONUS = 0.5;
@@ -61,25 +74,29 @@ function phrases(key: string): string[] {
 /**
  * A page of a one-group query without ranking every product that matches.
  *
- * A product's score is its title score (0, or 2 and more when its title equals, begins or lies
- * within the query) plus its group rank (below 2: a one-word ts_rank is at most 1, plus the typed
- * word's bonus). So the products with a title score, found by the title_key index, rank first; the
- * others rank by their best form, and search_title_postings lists each form's products in exactly
- * that order among titles containing it (same impact, then rating count, then id). The page reads
- * the first `limit` passing rows of each form's list, ranks them with the products that have a
- * title score, and keeps that when it is provably the true order:
- *
- * - a product in no list has, for each form whose list filled up, at most that list's last value
- *   (and on a tie its list order, which is the sort's, puts it after), so the limit-th score
- *   must reach the highest of those values;
- * - for a form whose list ran out, every product with the form in its title was read; any other
- *   has the form only in the brand, category or description. The document's fields follow each
- *   other (title, brand, categories, description), so a word's first position carries its highest
- *   weight, and one-word ts_rank (PostgreSQL's calc_rank_or) is then at most that weight: 0.4
- *   (brand) without the title. The limit-th score must exceed 0.4 plus the form's bonus.
- *
- * Otherwise (a form of several lexemes, too few rows, a bound not met) the statement ranks every
- * match as before: the same result, only slower.
+ * A product's score is its title score (0; 2 or more when its title equals the query, begins with
+ * it or lies within it) plus its group rank, below 2 (a one-word ts_rank is at most 1, plus the
+ * typed word's bonus). search_title_postings lists the products with a form in their title in
+ * the order of that form's rank (impact, then rating count, then id: the sort's own tie-break).
+ * The pool the page is picked from holds:
+ * - the first `limit` passing rows of each form's list;
+ * - the titles equal to the query or to a run of its words (title_key index);
+ * - the titles beginning with the query: all of them when there are at most FEW_PREFIXED, else,
+ *   per form, the first `limit` passing rows of its list whose title begins with the query.
+ * Ranked exactly, the pool gives the true page when its `limit`-th score, S, proves that no
+ * product outside it ranks above:
+ * - one outside every list, with its best form f in its title, is behind f's list's first
+ *   `limit` rows, each in the pool: S is at least their score (on a tie they come first);
+ * - one without f in its title has f only in its brand, categories or description. Those fields
+ *   follow the title in the document, in falling weight, so f's first position has its highest
+ *   weight, and one-word ts_rank (PostgreSQL's calc_rank_or) is then at most that weight: 0.4, the
+ *   brand's. When f's list ran out (all of it is in the pool), S must exceed 0.4 + f's bonus;
+ * - a title beginning with the query that is not in the pool (there were more than FEW_PREFIXED)
+ *   has the title score 2 (equal or within ones are in the pool) and, by the two points above
+ *   read among those titles, a rank either behind the pool's rows or at most 0.4 + the largest
+ *   bonus: S must exceed 2.4 + that bonus.
+ * Otherwise (a form of several lexemes, fewer rows than `limit`, a bound not met) the statement
+ * ranks every match as before: the same page, only slower.
  */
 function boundedPage(args: {
   tq: TextQuery;
@@ -95,30 +112,41 @@ function boundedPage(args: {
 }): Prisma.Sql {
   const { tq, single, titleScore, every, columns, inScope, page, dropped, full } = args;
   const limit = page.limit;
+  const fewPrefixed = page.fewPrefixed ?? FEW_PREFIXED;
   const keys = [...new Set([tq.key, tq.corrected ?? tq.key])];
   const runs = [...new Set(keys.flatMap(phrases))];
   // Excluded words are tested on the rows read (only then: it reads each row's document).
   const excluded = args.exclusions ? sql`AND ps.search_vector @@ ${every}` : Prisma.empty;
+  // A title that begins with the query (title_key index, C collation: a range).
+  const beginsWith = (alias: Prisma.Sql) =>
+    sql`(${alias}.title_key COLLATE "C" >= ${tq.key} AND ${alias}.title_key COLLATE "C" < ${`${tq.key}\u{10FFFF}`})`;
   return sql`(
     WITH forms AS MATERIALIZED (
       SELECT f.word, f.bonus, tsvector_to_array(to_tsvector('catalog', f.word)) AS lexemes
       FROM unnest(${single.words}::text[], ${single.bonuses}::float8[]) AS f(word, bonus)
     ),
+    lexemes AS (
+      SELECT f.lexemes[1] AS lexeme, max(f.bonus) AS bonus FROM forms f WHERE cardinality(f.lexemes) = 1 GROUP BY 1
+    ),
+    prefixed AS MATERIALIZED (
+      SELECT t.product_id FROM product_search t WHERE ${beginsWith(sql`t`)} LIMIT ${fewPrefixed + 1}
+    ),
+    few_prefixed AS MATERIALIZED (SELECT count(*) <= ${fewPrefixed} AS yes FROM prefixed),
     lists AS MATERIALIZED (
-      SELECT x.lexeme, x.bonus, w.product_id, w.s
-      FROM (SELECT f.lexemes[1] AS lexeme, max(f.bonus) AS bonus FROM forms f WHERE cardinality(f.lexemes) = 1 GROUP BY 1) x
+      SELECT x.lexeme, x.bonus, b.prefixed, w.product_id, w.s
+      FROM lexemes x CROSS JOIN (VALUES (false), (true)) AS b(prefixed)
       LEFT JOIN LATERAL (
         SELECT p.product_id, p.impact::float8 + x.bonus AS s
         FROM search_title_postings p JOIN product_search ps ON ps.product_id = p.product_id
         WHERE p.lexeme = x.lexeme AND ${inScope} AND ${page.filter} ${excluded}
+          AND (NOT b.prefixed OR ${beginsWith(sql`ps`)})
         ORDER BY p.impact DESC, p.rating_count DESC, p.product_id
         LIMIT ${limit}
       ) w ON true
+      WHERE NOT b.prefixed OR NOT (SELECT yes FROM few_prefixed)
     ),
-    bounds AS (
-      SELECT count(l.product_id) = ${limit} AS filled,
-             CASE WHEN count(l.product_id) = ${limit} THEN min(l.s) ELSE 0.4 + l.bonus END AS t
-      FROM lists l GROUP BY l.lexeme, l.bonus
+    exhausted AS (
+      SELECT l.bonus FROM lists l WHERE NOT l.prefixed GROUP BY l.lexeme, l.bonus HAVING count(l.product_id) < ${limit}
     ),
     pool AS MATERIALIZED (
       SELECT ${columns("ps")}, (${titleScore} + ${single.rank})::float8 AS score, ${dropped} AS relaxed
@@ -126,16 +154,17 @@ function boundedPage(args: {
       WHERE ps.product_id IN (
               SELECT l.product_id FROM lists l WHERE l.product_id IS NOT NULL
               UNION
-              SELECT t.product_id FROM product_search t
-              WHERE t.title_key COLLATE "C" = ANY(${runs}::text[])
-                 OR (t.title_key COLLATE "C" >= ${tq.key} AND t.title_key COLLATE "C" < ${`${tq.key}\u{10FFFF}`}))
+              SELECT t.product_id FROM product_search t WHERE t.title_key COLLATE "C" = ANY(${runs}::text[])
+              UNION
+              SELECT p.product_id FROM prefixed p WHERE (SELECT yes FROM few_prefixed))
         AND ps.search_vector @@ ${every} AND ${inScope} AND ${page.filter}
     ),
     verdict AS MATERIALIZED (
       SELECT NOT EXISTS (SELECT 1 FROM forms f WHERE cardinality(f.lexemes) > 1)
          AND coalesce((
-               SELECT k.score >= coalesce((SELECT max(b.t) FROM bounds b WHERE b.filled), '-Infinity')
-                  AND k.score > coalesce((SELECT max(b.t) FROM bounds b WHERE NOT b.filled), '-Infinity')
+               SELECT k.score > coalesce((SELECT max(${NO_TITLE_BOUND}::float8 + l.bonus) FROM exhausted l), '-Infinity')
+                  AND ((SELECT yes FROM few_prefixed)
+                       OR k.score > coalesce((SELECT 2 + ${NO_TITLE_BOUND}::float8 + max(x.bonus) FROM lexemes x), '-Infinity'))
                FROM (SELECT score FROM pool ORDER BY score DESC, rating_count DESC, product_id
                      OFFSET ${limit - 1} LIMIT 1) k), false) AS exact
     )

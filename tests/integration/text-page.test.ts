@@ -78,6 +78,14 @@ async function seedOwnCatalog(db: PrismaClient) {
       VALUES (${`t${i}`}, ${phrase(next, 1 + next(3))}, ${phrase(next, next(6))}, ${categoryIds[next(categoryIds.length)]}::uuid,
               ${brand === 3 ? null : brandIds[brand]}::uuid, true, now(), ${next(3)})`;
   }
+  // More words beginning with "lamp" than a half word's completions (20): titles beginning with
+  // the query whose first word is no form of it, the word only in their description.
+  for (let i = 0; i < 26; i++) {
+    await db.$executeRaw`
+      INSERT INTO products (slug, title, description, category_id, brand_id, publicly_listed, published_at, rating_count)
+      VALUES (${`u${i}`}, ${`lampx${String.fromCharCode(97 + i)} ${phrase(next, 1)}`}, ${`lamp ${phrase(next, next(3))}`},
+              ${categoryIds[next(categoryIds.length)]}::uuid, ${brandIds[next(brandIds.length)]}::uuid, true, now(), ${next(3)})`;
+  }
   productIds = (await db.$queryRaw<{ id: string }[]>`SELECT id::text FROM products ORDER BY slug`).map((r) => r.id);
   for (const [i, productId] of productIds.entries()) {
     await db.$executeRaw`
@@ -134,6 +142,8 @@ const search = fc.record({
   brand: fc.option(fc.subarray(BRANDS.map((b) => b.slug), { minLength: 1 }), { nil: undefined }),
   page: fc.integer({ min: 1, max: 3 }),
   page_size: fc.integer({ min: 1, max: 8 }),
+  // All titles that begin with the query ranked, or read from the postings when there are more.
+  fewPrefixed: fc.constantFrom(0, 2, 500),
 });
 
 type Search = typeof search extends fc.Arbitrary<infer T> ? T : never;
@@ -157,7 +167,7 @@ async function pages(tx: Tx, s: Search) {
   const brands = params.brand
     ? (await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM brands WHERE slug = ANY(${params.brand}::text[])`).map((r) => r.id)
     : null;
-  const statement = (boundedText: boolean) => searchStatements(params, scope ?? null, brands, {}, text, null, { boundedText }).page;
+  const statement = (boundedText: boolean) => searchStatements(params, scope ?? null, brands, {}, text, null, { boundedText, fewPrefixed: s.fewPrefixed }).page;
   const ids = async (boundedText: boolean) => (await tx.$queryRaw<{ id: string }[]>(statement(boundedText))).map((r) => r.id);
   return { bounded: await ids(true), everything: await ids(false), tookBoundedRead: await tookBoundedRead(tx, statement(true)) };
 }
