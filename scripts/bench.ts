@@ -263,6 +263,17 @@ async function scenarios(client: PrismaClient): Promise<Scenario[]> {
       }),
       statements: search,
     },
+    {
+      // Offer filters in a top-level category without a brand, in every sort (a large subtree:
+      // the page is picked from facet_member_pairs_scope).
+      name: "search: filtered, no brand",
+      paths: Array.from({ length: 32 }, (_, i) => {
+        const [min, max] = pick(prices, i >> 1);
+        const sort = pick(["price_asc", "relevance", "price_desc", "newest"], i >> 3);
+        return `${s}?category=${pick(top, i)}&condition=${pick(conditions, i * 3)}&price_min_cents=${min}&price_max_cents=${max}&sort=${sort}`;
+      }),
+      statements: search,
+    },
     { name: "search: text + filters", paths: words.map((w, i) => `${s}?q=${encodeURIComponent(w)}&condition=${pick(conditions, i)}&sort=price_asc`), statements: search },
     { name: "search: deep page", paths: Array.from({ length: 40 }, (_, i) => `${s}?category=${pick(top, i)}&page=${20 + i * 5}&sort=newest`), statements: search },
     { name: "product", paths: slugs.map((r) => `/api/public/v1/products/${r.slug}`), statements: product },

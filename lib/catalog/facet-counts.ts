@@ -48,15 +48,17 @@ function wanted({ conditions, buckets, bucketCount }: BitmapCountsInput) {
 }
 
 /**
- * facet_member_pairs rows (alias p) of the settled state that pass the filters: the brands, a
- * wanted (condition, price bucket) pair, the subtree. Read by the index facet_member_pairs_browse
- * (migration 20261128000000_facet_member_pairs); a product is there once per passing pair.
+ * facet_member_pairs rows (alias p) of the settled state that pass the filters: the brands (if
+ * any), a wanted (condition, price bucket) pair, the subtree. Read by the index
+ * facet_member_pairs_browse (brand, pair, path) or, without brands, facet_member_pairs_scope
+ * (pair, path) (migrations 20261128000000_facet_member_pairs, 20261129000100_facet_member_pairs_prices);
+ * a product is there once per passing pair.
  */
 function pairFilters(input: BitmapCountsInput): Prisma.Sql {
   const { scope, brandIds, bucketCount } = input;
   const keep = wanted(input);
   const filters = [
-    sql`p.brand_id = ANY(${brandIds ?? []}::uuid[])`,
+    ...(brandIds === null ? [] : [sql`p.brand_id = ANY(${brandIds}::uuid[])`]),
     sql`p.pair = ANY(${pairKeys(keep.conditions, keep.buckets, bucketCount).map(Number)}::smallint[])`,
   ];
   // The range beside `<@` lets the index serve the subtree.
@@ -68,46 +70,40 @@ function pairFilters(input: BitmapCountsInput): Prisma.Sql {
 }
 
 /**
- * The products that can be on a browse's page filtered by brand and offers: those whose settled
- * state has one of the brands, lies in the scope and has an offer of a wanted (condition, price
- * bucket) pair, plus every product changed since the last compaction (facet_pending), whose
- * state only its row knows. A superset of the products passing every filter, usually exactly
- * them: the page reads only these rows, instead of every product of those brands in the scope
- * (the caller still checks each one). For the inputs `bitmapCounts` takes, with brands and an
- * offer filter.
- */
-export function pageCandidates(input: BitmapCountsInput): Prisma.Sql {
-  return sql`
-    SELECT p.product_id FROM facet_member_pairs p WHERE ${pairFilters(input)}
-    UNION ALL
-    SELECT product_id FROM facet_pending`;
-}
-
-/**
  * The first `limit` settled products (not pending) passing the filters, in the order `orderBy`
- * gives over the columns product_id, score (0: a browse has no text), rating_count and
- * published_at, all read from facet_member_pairs. Exact for them: a settled product's pair rows
- * are its row's facet state and sort keys, and its pairs answer the offer filters exactly. The
- * pending products are the caller's, from their rows. Same inputs as `pageCandidates`.
+ * gives over the columns product_id, score (0: a browse has no text), rating_count,
+ * published_at and min_price, all read from facet_member_pairs. Exact for them: a settled
+ * product's pair rows are its row's facet state, sort keys and offer prices, its pairs answer
+ * the offer filters exactly, and its card price under them is the lowest of its passing pairs'
+ * prices. The pending products are the caller's, from their rows.
  *
- * A product has one row per wanted pair it has, at most `pairs` rows, all with the same sort keys
- * and so side by side in the order: the first `limit * pairs` rows hold the first `limit`
- * products. They are taken by a bounded sort of the passing rows, then made distinct.
+ * A product has one row per wanted pair it has, at most `pairs` rows. Sorted by rating, date or
+ * ascending price, each product's first row in row order carries its key (the sort keys are the
+ * same on all its rows; the lowest price is its price), so the first `limit * pairs` rows hold
+ * the first `limit` products: a bounded sort of the passing rows, then one row per product.
+ * Sorted by descending price, a product's key is the lowest of its rows, so every passing row is
+ * grouped first.
  */
-export function settledPage(input: BitmapCountsInput, orderBy: (alias: string) => Prisma.Sql, limit: number): Prisma.Sql {
+export function settledPage(
+  input: BitmapCountsInput,
+  sort: "relevance" | "newest" | "price_asc" | "price_desc",
+  orderBy: (alias: string) => Prisma.Sql,
+  limit: number,
+): Prisma.Sql {
   const keep = wanted(input);
   const pairs = keep.conditions.length * keep.buckets.length;
+  const rows = sql`
+    SELECT p.product_id, 0::float8 AS score, p.rating_count, p.published_at, p.min_price
+    FROM facet_member_pairs p
+    WHERE ${pairFilters(input)} AND p.product_id NOT IN (SELECT fp.product_id FROM facet_pending fp)`;
+  const firstRows =
+    sort === "price_desc" ? rows : sql`SELECT s.* FROM (${rows}) s ORDER BY ${orderBy("s")} LIMIT ${limit * pairs}`;
   return sql`
-    SELECT t.product_id, t.score, t.rating_count, t.published_at
-    FROM (SELECT s.product_id, s.score, s.rating_count, s.published_at
-          FROM (SELECT p.product_id, 0::float8 AS score, p.rating_count, p.published_at
-                FROM facet_member_pairs p
-                WHERE ${pairFilters(input)}
-                  AND p.product_id NOT IN (SELECT fp.product_id FROM facet_pending fp)) s
-          ORDER BY ${orderBy("s")}
-          LIMIT ${limit * pairs}) t
-    GROUP BY t.product_id, t.score, t.rating_count, t.published_at
-    ORDER BY ${orderBy("t")}
+    SELECT g.* FROM (
+      SELECT t.product_id, t.score, t.rating_count, t.published_at, min(t.min_price) AS min_price
+      FROM (${firstRows}) t
+      GROUP BY t.product_id, t.score, t.rating_count, t.published_at) g
+    ORDER BY ${orderBy("g")}
     LIMIT ${limit}`;
 }
 

@@ -9,7 +9,7 @@ import {
   type ProductCardData,
   type SearchParams,
 } from "@/lib/schemas/catalog";
-import { bitmapCounts, bucketsInRange, pageCandidates, settledPage } from "./facet-counts";
+import { bitmapCounts, bucketsInRange, settledPage } from "./facet-counts";
 import { interpretQuery, type TextQuery } from "./interpret";
 import { loadPriceBuckets, type PriceBucket } from "./price-buckets";
 import { searchCache } from "./search-cache";
@@ -365,17 +365,14 @@ export function searchStatements(
     ? { scope, brandIds, conditions, buckets: bitmapBuckets, bucketCount: buckets!.length }
     : null;
   const pendingOnly = sql`ps.product_id IN (SELECT product_id FROM facet_pending)`;
-  // A browse filtered by brand and offers reads only the products that can pass, not every
-  // product of those brands in the scope (./facet-counts.ts). Sorted by a key facet_member_pairs keeps
-  // (not by price: a card's price depends on the offer filters), the settled products are even
-  // sorted there (settledPage), and only the pending ones are read here.
-  const viaCandidates = bitmapInput !== null && brandIds !== null && (conditions !== null || bitmapBuckets !== null);
-  const settled = viaCandidates && (params.sort === "relevance" || params.sort === "newest");
-  const candidates = viaCandidates
-    ? sql`(${settled
-            ? sql`SELECT DISTINCT product_id FROM facet_pending`
-            : sql`SELECT DISTINCT c.product_id FROM (${pageCandidates(bitmapInput!)}) c`}) pc
-          JOIN product_search ps ON ps.product_id = pc.product_id`
+  // A browse of a category or by brand, filtered by offers, picks its page from the
+  // facet_member_pairs rows that pass (./facet-counts.ts settledPage: sort keys and offer prices
+  // are there), not from every product of the scope or brands; only the products changed since
+  // the last compaction are read here, from their rows.
+  const settled =
+    bitmapInput !== null && (brandIds !== null || scope !== null) && (conditions !== null || bitmapBuckets !== null);
+  const candidates = settled
+    ? sql`(SELECT DISTINCT product_id FROM facet_pending) pc JOIN product_search ps ON ps.product_id = pc.product_id`
     : null;
   const matching = (forPage: boolean) => {
     // From the candidates, rows are reached by primary key only: the subtree test without its
@@ -403,11 +400,11 @@ export function searchStatements(
   const pageRows = settled
     ? sql`
       SELECT k.product_id, o.min_price, o.n, k.score, k.rating_count, k.published_at
-      FROM (SELECT u.product_id, u.score, u.rating_count, u.published_at
-            FROM (SELECT product_id, score, rating_count, published_at
-                  FROM (${settledPage(bitmapInput!, (alias) => orderBy(params.sort, alias), offset + params.page_size)}) sp
+      FROM (SELECT u.product_id, u.score, u.rating_count, u.published_at, u.min_price
+            FROM (SELECT product_id, score, rating_count, published_at, min_price
+                  FROM (${settledPage(bitmapInput!, params.sort, (alias) => orderBy(params.sort, alias), offset + params.page_size)}) sp
                   UNION ALL
-                  SELECT product_id, score, rating_count, published_at FROM (${passing}) pp) u
+                  SELECT product_id, score, rating_count, published_at, min_price FROM (${passing}) pp) u
             ORDER BY ${orderBy(params.sort, "u")}
             LIMIT ${params.page_size} OFFSET ${offset}) k
       JOIN product_search ps ON ps.product_id = k.product_id ${offerLateral}`

@@ -4,8 +4,8 @@
  * stores, products and categories (with or without a compaction among them), for random filter
  * sets, the total and the four facets equal a plain COUNT(DISTINCT product) over purchasable
  * offers, and a page (its products, order, prices and offer counts; any sort, page and page size)
- * equals the same definition sorted (a browse filtered by brand and offers reads it from
- * facet_member_pairs, and sorts its settled products there when the sort is by rating or date). Each
+ * equals the same definition sorted (a browse of a category or by brand, filtered by offers,
+ * picks it from facet_member_pairs, by rating, date or price, with the pending products' rows). Each
  * run is a transaction that is rolled back, on a small catalog of this file's own,
  * in a database of its own (embedded or on the PostgreSQL server, as the run is).
  *
@@ -110,7 +110,7 @@ const write = fc.oneof(
   fc.record({ op: fc.constant("brand" as const), product: fc.nat(), brand: fc.integer({ min: -1, max: BRANDS.length - 1 }) }),
   fc.record({ op: fc.constant("listed" as const), product: fc.nat(), listed: fc.boolean() }),
   fc.record({ op: fc.constant("category" as const), category: fc.nat(), active: fc.boolean() }),
-  // The sort keys facet_member_pairs keeps (a settled product's must be its row's).
+  // The sort keys facet_member_pairs keeps (a settled product's must be its row's; prices above).
   fc.record({ op: fc.constant("rating" as const), product: fc.nat(), count: fc.integer({ min: 0, max: 3 }) }),
   fc.record({ op: fc.constant("published" as const), product: fc.nat(), day: fc.option(fc.integer({ min: 1, max: 4 }), { nil: null }) }),
   // A compaction, sometimes of only a few of the pending products (the rest stay pending).
@@ -271,7 +271,6 @@ async function fast(tx: Tx, f: FilterSet) {
   const asRecord = (entries: Array<{ value: string; count: number }>) => Object.fromEntries(entries.map((e) => [e.value, e.count]));
   return {
     usedBitmaps: counts.text.includes("facet_bitmaps"),
-    usedCandidates: page.text.includes("facet_member_pairs"),
     usedSettled: page.text.includes("p.product_id NOT IN (SELECT fp.product_id FROM facet_pending fp)"),
     counts: {
       page: cards.map((c) => ({ id: String(c.id), min_price_cents: c.min_price_cents, offer_count: c.offer_count })),
@@ -282,6 +281,31 @@ async function fast(tx: Tx, f: FilterSet) {
       price: asRecord(summary.facets.price),
     } satisfies Expected,
   };
+}
+
+/**
+ * facet_member_pairs rows of settled products (not pending) that differ from their definition,
+ * read from listings: one row per (condition, price bucket) pair of the product's purchasable
+ * offers, with its brand, category path, sort keys and the pair's lowest price.
+ */
+async function pairRowsOffDefinition(tx: Tx): Promise<number> {
+  const [row] = await tx.$queryRaw<{ n: number }[]>`
+    WITH expected AS (
+      SELECT p.brand_id, ((array_position(enum_range(NULL::listing_condition), l.condition) - 1) * 6
+                          + width_bucket(l.price_cents, ARRAY[0, 2500, 5000, 10000, 20000, 50000]) - 1)::smallint AS pair,
+             c.path AS category_path, p.id AS product_id, p.rating_count, p.published_at, min(l.price_cents) AS min_price
+      FROM products p JOIN categories c ON c.id = p.category_id
+      JOIN listings l ON l.product_id = p.id JOIN stores s ON s.id = l.store_id
+      WHERE offer_is_purchasable(l.status, l.quantity, l.allow_backorder, s.status, p.publicly_listed)
+        AND p.id NOT IN (SELECT product_id FROM facet_pending)
+      GROUP BY 1, 2, 3, 4, 5, 6
+    ), actual AS (
+      SELECT brand_id, pair, category_path, product_id, rating_count, published_at, min_price FROM facet_member_pairs
+      WHERE product_id NOT IN (SELECT product_id FROM facet_pending)
+    )
+    SELECT ((SELECT count(*) FROM (SELECT * FROM expected EXCEPT ALL SELECT * FROM actual) a)
+          + (SELECT count(*) FROM (SELECT * FROM actual EXCEPT ALL SELECT * FROM expected) b))::int AS n`;
+  return row!.n;
 }
 
 const aligned = (f: FilterSet) => (f.min === null || BOUNDS.includes(f.min)) && (f.max === null || BOUNDS.includes(f.max));
@@ -307,11 +331,46 @@ describe("facet counts from the bitmaps equal COUNT(DISTINCT) after random write
     });
   });
 
+  it("sorts by price among products with offers in several passing pairs", async () => {
+    // A: new 6,000 and used 9,000; B: new 8,000; C: used 7,000; D: new 6,500 and new 9,800 (one
+    // bucket, two conditions). By lowest passing price: A, D, C, B; neither A's dearer pair nor
+    // D's dearer offer in the same pair may move them.
+    const ROLLBACK = new Error("rollback");
+    await expect(
+      client.$transaction(async (tx) => {
+        await tx.$executeRaw`INSERT INTO brands (slug, name) VALUES ('bp', 'Brand bp')`;
+        for (const [slug, offers] of [["pa", [["new", 6000], ["used", 9000]]], ["pb", [["new", 8000]]], ["pc", [["used", 7000]]], ["pd", [["new", 6500], ["new", 9800]]]] as const) {
+          await tx.$executeRaw`
+            INSERT INTO products (slug, title, category_id, brand_id, publicly_listed, published_at)
+            VALUES (${slug}, ${slug}, ${categoryIds[0]}::uuid, (SELECT id FROM brands WHERE slug = 'bp'), true, now())`;
+          for (const [i, [condition, price]] of offers.entries()) {
+            await tx.$executeRaw`
+              INSERT INTO listings (store_id, product_id, sku, condition, price_cents, list_price_cents, quantity, status)
+              VALUES (${storeIds[0]}::uuid, (SELECT id FROM products WHERE slug = ${slug}), ${`${slug}-${i}`},
+                      ${condition}::listing_condition, ${price}, ${price}, 2, 'active')`;
+          }
+        }
+        await tx.$queryRaw`SELECT compact_facet_bitmaps(10000)`;
+        expect(await pairRowsOffDefinition(tx)).toBe(0);
+        for (const sort of ["price_desc", "price_asc"] as const) {
+          for (const [pageSize, page] of [[1, 1], [1, 2], [1, 3], [1, 4], [2, 1], [2, 2], [4, 1]]) {
+            const f: FilterSet = { category: null, brands: ["bp"], conditions: ["new", "used"], min: 5000, max: 10000, sort, pageSize: pageSize!, page: page! };
+            const got = await fast(tx, f);
+            expect(got.usedSettled).toBe(true);
+            expect(got.counts.page).toEqual((await reference(tx, f)).page);
+          }
+        }
+        throw ROLLBACK;
+      }),
+    ).rejects.toBe(ROLLBACK);
+  });
+
   it(`holds for ${RUNS} random write sequences and filter sets (seed ${SEED})`, async () => {
     const ROLLBACK = new Error("rollback");
     let bitmapRuns = 0;
-    let candidateRuns = 0;
     let settledRuns = 0;
+    let brandlessRuns = 0;
+    let priceRuns = 0;
     await fc.assert(
       fc.asyncProperty(fc.array(write, { maxLength: 8 }), filterSet, async (writes, f) => {
         fc.pre(f.min === null || f.max === null || f.min < f.max);
@@ -319,15 +378,18 @@ describe("facet counts from the bitmaps equal COUNT(DISTINCT) after random write
           client.$transaction(
             async (tx) => {
               for (const w of writes) await apply(tx, w);
+              expect(await pairRowsOffDefinition(tx)).toBe(0);
               const got = await fast(tx, f);
               expect(got.usedBitmaps).toBe(aligned(f));
               if (got.usedBitmaps) bitmapRuns++;
-              // The page reads only the candidates when brand and offer filters meet the bitmaps.
-              expect(got.usedCandidates).toBe(aligned(f) && f.brands !== null && (f.conditions !== null || f.min !== null || f.max !== null));
-              if (got.usedCandidates) candidateRuns++;
-              // Sorted by a key facet_member_pairs keeps, the settled products are sorted there.
-              expect(got.usedSettled).toBe(got.usedCandidates && (f.sort === "relevance" || f.sort === "newest"));
+              // A browse of a category or by brand, filtered by offers that meet the bitmaps, picks
+              // its page from facet_member_pairs (every sort: the pairs carry sort keys and prices).
+              const viaPairs =
+                aligned(f) && (f.brands !== null || f.category !== null) && (f.conditions !== null || f.min !== null || f.max !== null);
+              expect(got.usedSettled).toBe(viaPairs);
               if (got.usedSettled) settledRuns++;
+              if (got.usedSettled && f.brands === null) brandlessRuns++;
+              if (got.usedSettled && f.sort.startsWith("price")) priceRuns++;
               expect(got.counts).toEqual(await reference(tx, f));
               throw ROLLBACK;
             },
@@ -339,8 +401,9 @@ describe("facet counts from the bitmaps equal COUNT(DISTINCT) after random write
     );
     // Most runs must have exercised the bitmaps, not the scan.
     expect(bitmapRuns).toBeGreaterThan(RUNS / 2);
-    expect(candidateRuns).toBeGreaterThan(RUNS / 10);
-    expect(settledRuns).toBeGreaterThan(RUNS / 20);
+    expect(settledRuns).toBeGreaterThan(RUNS / 10);
+    expect(brandlessRuns).toBeGreaterThan(RUNS / 20);
+    expect(priceRuns).toBeGreaterThan(RUNS / 20);
   }, 600_000);
 
   it("a settled product's new rating or publication date moves it on a page sorted by them at once", async () => {
