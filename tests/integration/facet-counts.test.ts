@@ -182,7 +182,7 @@ const filterSet = fc.record({
   max: fc.option(fc.oneof({ arbitrary: fc.constantFrom(...BOUNDS.slice(1)), weight: 6 }, { arbitrary: fc.constantFrom(100, 7777), weight: 1 }), { nil: null }),
   sort: fc.constantFrom("relevance", "newest", "price_asc", "price_desc") as fc.Arbitrary<SearchParams["sort"]>,
   // The largest page holds every passing product; the small ones cut the order short.
-  pageSize: fc.constantFrom(PAGE_SIZE, 7, 2),
+  pageSize: fc.constantFrom<number>(PAGE_SIZE, 7, 2),
   page: fc.integer({ min: 1, max: 3 }),
 });
 type FilterSet = typeof filterSet extends fc.Arbitrary<infer F> ? F : never;
