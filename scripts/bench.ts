@@ -343,6 +343,7 @@ async function explain(client: PrismaClient) {
   const brands = (await client.$queryRaw<{ slug: string }[]>`SELECT slug FROM brands ORDER BY slug LIMIT 2`).map((b) => b.slug);
   const cases: Array<[string, string]> = [
     ["text query", "q=wireless+headphones"],
+    ["text query, one word", "q=headphones"],
     ["category browse", `category=${top!.slug}`],
     ["filtered", `category=${top!.slug}&condition=new&price_min_cents=2500&price_max_cents=10000&sort=price_asc`],
     ["filtered with brands", `category=${top!.slug}&brand=${brands.join(",")}&condition=new&price_min_cents=2500&price_max_cents=5000`],
