@@ -47,3 +47,12 @@ export async function ownDatabase(label: string): Promise<{ client: PrismaClient
     },
   };
 }
+
+/** Deterministic pseudo-random numbers for such a catalog (not a property's own randomness): next(n) in [0, n). */
+export function lcg(seed: number) {
+  let x = seed >>> 0;
+  return (n: number) => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x % n;
+  };
+}

@@ -16,7 +16,7 @@ import { randomBytes } from "node:crypto";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/db";
-import { ownDatabase } from "../helpers/own-database";
+import { lcg, ownDatabase } from "../helpers/own-database";
 import { mergeCountRows, searchStatements, summarizeCounts, type CountRow } from "@/lib/catalog/search";
 import { priceBuckets, type PriceBucket } from "@/lib/catalog/price-buckets";
 import { CONDITIONS, type SearchParams } from "@/lib/schemas/catalog";
@@ -50,15 +50,6 @@ let productIds: string[] = [];
 let storeIds: string[] = [];
 let categoryIds: string[] = [];
 let brandIds: string[] = [];
-
-/** Deterministic pseudo-random numbers for the catalog (not the property's own randomness). */
-function lcg(seed: number) {
-  let x = seed >>> 0;
-  return (n: number) => {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    return x % n;
-  };
-}
 
 async function seedOwnCatalog(db: PrismaClient) {
   for (const c of CATEGORIES) {

@@ -5,10 +5,12 @@
  * - search_title_postings holds exactly its definition: one row per searchable product and title
  *   lexeme, with that lexeme's ts_rank and the product's rating count;
  * - for random queries (words, half words, typos, exclusions) with random category and brand
- *   filters, pages and page sizes, the page equals the one that ranks every match (products and
- *   order), and the bounded read is taken (not only its fallback) in most of them.
+ *   filters, pages and page sizes, and either way of reading titles that begin with the query,
+ *   the page equals the one that ranks every match (products and order), and the bounded read is
+ *   taken (not only its fallback) for at least a third of the full pages.
  * Each run is a transaction that is rolled back, on a small catalog of this file's own whose
- * titles, brands, categories and descriptions share a few words, in a database of its own.
+ * titles, brands, categories and descriptions share a few words (and more titles begin with
+ * "lamp" than a half word has completions), in a database of its own.
  *
  * TEXT_PAGE_RUNS (default 300) and TEXT_PAGE_SEED (default fixed) change the run.
  */
@@ -19,7 +21,7 @@ import { interpretStatement, readQuery, type WordRow } from "@/lib/catalog/inter
 import { parseQuery } from "@/lib/catalog/query";
 import { searchStatements } from "@/lib/catalog/search";
 import { SearchQuery } from "@/lib/schemas/catalog";
-import { ownDatabase } from "../helpers/own-database";
+import { lcg, ownDatabase } from "../helpers/own-database";
 
 const RUNS = Number(process.env.TEXT_PAGE_RUNS ?? 300);
 const SEED = Number(process.env.TEXT_PAGE_SEED ?? 20261127);
@@ -47,14 +49,6 @@ let productIds: string[] = [];
 let listingIds: string[] = [];
 let categoryIds: string[] = [];
 let brandIds: string[] = [];
-
-function lcg(seed: number) {
-  let x = seed >>> 0;
-  return (n: number) => {
-    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
-    return x % n;
-  };
-}
 
 const phrase = (next: (n: number) => number, words: number) =>
   Array.from({ length: words }, () => WORDS[next(WORDS.length)]!).join(" ");
