@@ -27,15 +27,17 @@ const killGroup = () => {
   }
 };
 
+// A signal sent to the group reaches the command too; this process waits for it to exit. Set
+// before the command starts: once it runs, its output may lead the test to signal the group at
+// once, and on a loaded machine that can come before this process runs its next line.
+for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => {});
+
 const child = spawn(command, args, { stdio: ["ignore", "inherit", "inherit"] });
 child.on("error", (err) => {
   process.stderr.write(`supervise: ${command}: ${err.message}\n`);
   process.exit(127);
 });
 child.on("exit", (code, signal) => process.exit(code ?? 128 + (constants.signals[signal] ?? 0)));
-
-// A signal sent to the group reaches the command too; this process waits for it to exit.
-for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => {});
 
 process.stdin.on("data", () => {});
 process.stdin.on("end", killGroup);
