@@ -284,9 +284,9 @@ export function searchStatements(
   buckets: PriceBucket[] | null = null,
   /**
    * boundedText false: every text match is ranked for the page (the definition bounded pages are
-   * tested against); fewPrefixed: see PageBound.
+   * tested against); fewPrefixed, listDepth: see PageBound.
    */
-  { boundedText = true, fewPrefixed }: { boundedText?: boolean; fewPrefixed?: number } = {},
+  { boundedText = true, fewPrefixed, listDepth }: { boundedText?: boolean; fewPrefixed?: number; listDepth?: number } = {},
 ): { page: Prisma.Sql; counts: Prisma.Sql } {
   const q = text !== null;
   const conditions = params.condition?.length ? params.condition : null;
@@ -342,10 +342,10 @@ export function searchStatements(
 
   // Text: the matching set with its score and whether it was relaxed (lib/catalog/text-match.ts);
   // the counts need the set only.
-  // The page of a one-word relevance search may come from the title postings when every filter
-  // is a test of the product_search row (no offer filter, no store).
+  // The page of a relevance search may come from the title postings when every filter is a test
+  // of the product_search row (no offer filter, no store).
   const boundedPage =
-    boundedText && params.sort === "relevance" && !offerFilter ? { limit: offset + params.page_size, filter: brandOk, fewPrefixed } : undefined;
+    boundedText && params.sort === "relevance" && !offerFilter ? { limit: offset + params.page_size, filter: brandOk, fewPrefixed, listDepth } : undefined;
   const source = (scored: boolean) =>
     text
       ? sql`${textSource(text, columns, names, inScope, { scored, page: scored ? boundedPage : undefined })} ps`

@@ -14,10 +14,22 @@ function groupQuery(group: WordGroup): Prisma.Sql {
 }
 
 /**
- * Field weights of ts_rank, {D, C, B, A}: description and attributes, category names, brand, title.
- * Ranking favours a word in the title over the same word in a description.
+ * Field weights of ts_rank, {D, C, B, A}: description and attributes, category names, brand, title
+ * (relaxed matches rank by it).
  */
 const WEIGHTS = sql`'{0.1, 0.2, 0.4, 1.0}'::float4[]`;
+
+/**
+ * A word's field score in a product: the sum of the weights of the fields it occurs in, title 10,
+ * brand 4, category names 2, description and attributes 1 (setweight's A, B, C, D; the function
+ * search_field_score, migration 20261130000000_search_field_scores, gives it from a tsvector).
+ * search_field_query is constant per query: PostgreSQL folds it when planning.
+ */
+const FIELDS: [string, number][] = [["A", 10], ["B", 4], ["C", 2], ["D", 1]];
+function fieldScore(word: string): Prisma.Sql {
+  const tests = FIELDS.map(([w, points]) => sql`${points} * (ps.search_vector @@ search_field_query(${word}, ${w}))::int`);
+  return sql`CASE WHEN ps.search_vector @@ ${plain(word)} THEN ${Prisma.join(tests, " + ")} ELSE 0 END`;
+}
 
 /** Rows a page needs (offset + page size) and the filters on `ps` that every row of it passes. */
 export interface PageBound {
@@ -25,15 +37,15 @@ export interface PageBound {
   filter: Prisma.Sql;
   /** Up to this many titles beginning with the query are all ranked (default FEW_PREFIXED; tests vary it). */
   fewPrefixed?: number;
+  /** Rows read from the head of each list of a query of several words (default LIST_DEPTH; tests vary it). */
+  listDepth?: number;
 }
 
 /** Deeper pages rank every match, as the counts do (a bounded page would read as many rows). */
 const MAX_BOUNDED_PAGE = 1_000;
 
-/**
- * The highest one-word ts_rank of a document without that word in its title (see boundedPage).
- */
-const NO_TITLE_BOUND = 0.4;
+/** The highest field score of a word outside the title: brand, categories and description. */
+const NO_TITLE_BOUND = 7;
 
 /**
  * Up to this many titles beginning with the query are all ranked (at 1,000,000 products, 330
@@ -41,24 +53,49 @@ const NO_TITLE_BOUND = 0.4;
  */
 export const FEW_PREFIXED = 500;
 
-/** A typed word that has completions outranks them: its rank in a document gains this. */
-const TYPED_BONUS = 0.5;
+/**
+ * A typed word that has completions outranks them: its field score in a product gains this (in
+ * the title it beats a completion in every field; elsewhere not a completion in the title).
+ */
+const TYPED_BONUS = 8;
 
 /**
- * A one-group query's forms (the word, then its completions or corrections), each with the bonus
- * its rank gains where it occurs, and the group's rank in a document: the best of its forms'.
- * Every part of that rank is a one-word ts_rank, which search_title_postings keeps per title word.
+ * A product's title score (2 for each of: its title equals the query, begins with it, lies
+ * within it) counts this much per point and word group: one step (2) outweighs any group's
+ * field score and bonus (at most 17 + 8).
  */
-function oneGroup(group: WordGroup) {
-  const words = [group.word, ...group.alternatives];
-  const bonuses = words.map((_, i) => (i === 0 && group.known && group.alternatives.length > 0 ? TYPED_BONUS : 0));
-  const forms = words.map((word, i) =>
-    bonuses[i]
-      ? sql`ts_rank(${WEIGHTS}, ps.search_vector, ${plain(word)})::float8
-            + CASE WHEN ps.search_vector @@ ${plain(word)} THEN ${bonuses[i]}::float8 ELSE 0 END`
-      : sql`ts_rank(${WEIGHTS}, ps.search_vector, ${plain(word)})::float8`,
+const TITLE_POINTS = 20;
+
+/**
+ * Rows read from the head of each form's postings list when the query has several word groups
+ * (a list whose word seldom stands beside the others is not walked to its end; see boundedPage).
+ */
+const LIST_DEPTH = 400;
+
+/** Passing rows read from each list, per row of the page, when the query has several word groups. */
+const LIST_FACTOR = 2;
+
+/**
+ * How a full match ranks: TITLE_POINTS x the number of word groups x its title score, plus per
+ * word group the group's best form in the product (the word, or one completion or correction):
+ * that form's field score, plus TYPED_BONUS for the word as typed when it has completions. All
+ * integers: sums are exact (boundedPage relies on it). search_title_postings keeps the field
+ * score of every title word.
+ */
+function fullMatchRank(groups: WordGroup[]) {
+  const forms = groups.flatMap((group, g) =>
+    [group.word, ...group.alternatives].map((word, i) => ({
+      group: g,
+      word,
+      bonus: i === 0 && group.known && group.alternatives.length > 0 ? TYPED_BONUS : 0,
+    })),
   );
-  return { words, bonuses, rank: sql`greatest(${Prisma.join(forms)})` };
+  const formRank = (f: (typeof forms)[number]) =>
+    f.bonus
+      ? sql`${fieldScore(f.word)} + CASE WHEN ps.search_vector @@ ${plain(f.word)} THEN ${f.bonus} ELSE 0 END`
+      : fieldScore(f.word);
+  const perGroup = groups.map((_, g) => sql`greatest(${Prisma.join(forms.filter((f) => f.group === g).map(formRank))})`);
+  return { groups: groups.length, forms, rank: sql`(${Prisma.join(perGroup, " + ")})` };
 }
 
 /**
@@ -72,36 +109,42 @@ function phrases(key: string): string[] {
 }
 
 /**
- * A page of a one-group query without ranking every product that matches.
+ * A page of full matches without ranking every product that matches.
  *
- * A product's score is its title score (0; 2 or more when its title equals the query, begins with
- * it or lies within it) plus its group rank, below 2 (a one-word ts_rank is at most 1, plus the
- * typed word's bonus). search_title_postings lists the products with a form in their title in
- * the order of that form's rank (impact, then rating count, then id: the sort's own tie-break).
+ * A product's score (fullMatchRank) is TITLE_POINTS x G x its title score (0; 2 or more when its
+ * title equals the query, begins with it or lies within it) plus, per word group g of the G, the
+ * largest over g's forms f of f's field score r_f plus f's bonus b_f when f is present.
+ * search_title_postings lists the products with a form in their title in the order of that
+ * form's field score (impact, 10 to 17), then rating count, then id: the sort's own tie-break.
  * The pool the page is picked from holds:
- * - the first `limit` passing rows of each form's list;
+ * - for each form, the first `limit` rows of its list that pass every filter (the other groups
+ *   and excluded words included; LIST_FACTOR x `limit` when G > 1), among the first LIST_DEPTH
+ *   rows when G > 1 (else all of them);
  * - the titles equal to the query or to a run of its words (title_key index);
  * - the titles beginning with the query: all of them when there are at most FEW_PREFIXED, else,
- *   per form, the first `limit` passing rows of its list whose title begins with the query.
- * Ranked exactly, the pool gives the true page when its `limit`-th score, S, proves that no
- * product outside it ranks above:
- * - one outside every list, with its best form f in its title, is behind f's list's first
- *   `limit` rows, each in the pool: S is at least their score (on a tie they come first);
- * - one without f in its title has f only in its brand, categories or description. Those fields
- *   follow the title in the document, in falling weight, so f's first position has its highest
- *   weight, and one-word ts_rank (PostgreSQL's calc_rank_or) is then at most that weight: 0.4, the
- *   brand's. When f's list ran out (all of it is in the pool), S must exceed 0.4 + f's bonus;
- * - a title beginning with the query that is not in the pool (there were more than FEW_PREFIXED)
- *   has the title score 2 (equal or within ones are in the pool) and, by the two points above
- *   read among those titles, a rank either behind the pool's rows or at most 0.4 + the largest
- *   bonus: S must exceed 2.4 + that bonus.
- * Otherwise (a form of several lexemes, fewer rows than `limit`, a bound not met) the statement
- * ranks every match as before: the same page, only slower.
+ *   per form, the rows as above among the titles beginning with the query.
+ * Each form's list leaves an edge: its last passing row read when it read as many as it takes,
+ * else the first row past the depth it read to, else nothing (the list ran out). A passing
+ * product the pool lacks:
+ * - with f in its title, is f's edge or lies behind it in the list's order: r_f <= its impact;
+ * - without f in its title has r_f <= 7 (brand, categories, description), below any edge;
+ * - has the title score 0, or 2 when it begins with the query and those were too many to read.
+ * So its score is at most U = TITLE_POINTS x G x that title score + the sum over groups of the
+ * largest c_f + b_f over the group's forms, c_f = the edge's impact, or 7 without an edge. Ranked
+ * exactly, the pool gives the true page when its `limit`-th row k has score S > U, or S = U and
+ * some group g is settled by order: every form f of g reaching g's largest c_f + b_f has an edge
+ * that is not ahead of k in (rating count desc, id). Then a product the pool lacks with score U
+ * has, in g, r_f = the edge's impact for such an f (the sums are of integers, exact), so f is in
+ * its title and it is f's edge or behind it with an equal impact, hence behind k (it is not k,
+ * which is in the pool). U is taken for the titles that begin with the query from their own
+ * lists when those were many (title score 2).
+ * Otherwise (a form of several lexemes or none, fewer rows than `limit`, no bound met) the
+ * statement ranks every match as before: the same page, only slower.
  */
 function boundedPage(args: {
   tq: TextQuery;
-  single: ReturnType<typeof oneGroup>;
-  titleScore: Prisma.Sql;
+  rank: ReturnType<typeof fullMatchRank>;
+  score: Prisma.Sql;
   every: Prisma.Sql;
   exclusions: boolean;
   columns: (alias: string) => Prisma.Sql;
@@ -110,63 +153,96 @@ function boundedPage(args: {
   dropped: Prisma.Sql;
   full: Prisma.Sql;
 }): Prisma.Sql {
-  const { tq, single, titleScore, every, columns, inScope, page, dropped, full } = args;
+  const { tq, rank, score, every, columns, inScope, page, dropped, full } = args;
   const limit = page.limit;
+  // Several groups: each list's head holds products strong in its word only, so more rows are
+  // read than the page needs (two lists' first `limit` rows may overlap in their best products).
+  const take = rank.groups > 1 ? LIST_FACTOR * limit : limit;
+  const depth = rank.groups > 1 ? (page.listDepth ?? LIST_DEPTH) : null;
   const fewPrefixed = page.fewPrefixed ?? FEW_PREFIXED;
   const keys = [...new Set([tq.key, tq.corrected ?? tq.key])];
   const runs = [...new Set(keys.flatMap(phrases))];
-  // Excluded words are tested on the rows read (only then: it reads each row's document).
-  const excluded = args.exclusions ? sql`AND ps.search_vector @@ ${every}` : Prisma.empty;
+  // A row of a list has its own word; the other groups and excluded words are tested on the rows
+  // read (only then: it reads each row's document).
+  const matches = rank.groups > 1 || args.exclusions ? sql`AND ps.search_vector @@ ${every}` : Prisma.empty;
+  // The product_search row of p.product_id when it passes the filters and `test`, read by primary
+  // key (OFFSET 0 keeps it a per-row probe: the planner, taking a query of several words for
+  // selective, would scan every match of the query and hash them, 20 ms where probes take 1).
+  const byKey = (select: Prisma.Sql, test: Prisma.Sql) => sql`
+    ${select} FROM product_search ps
+    WHERE ps.product_id = p.product_id AND ${inScope} AND ${page.filter} ${test}
+    OFFSET 0`;
   // A title that begins with the query (title_key index, C collation: a range).
   const beginsWith = (alias: Prisma.Sql) =>
     sql`(${alias}.title_key COLLATE "C" >= ${tq.key} AND ${alias}.title_key COLLATE "C" < ${`${tq.key}\u{10FFFF}`})`;
   return sql`(
     WITH forms AS MATERIALIZED (
-      SELECT f.word, f.bonus, tsvector_to_array(to_tsvector('catalog', f.word)) AS lexemes
-      FROM unnest(${single.words}::text[], ${single.bonuses}::float8[]) AS f(word, bonus)
+      SELECT f.grp, f.bonus, tsvector_to_array(to_tsvector('catalog', f.word)) AS lexemes
+      FROM unnest(${rank.forms.map((f) => f.group)}::int[], ${rank.forms.map((f) => f.word)}::text[],
+                  ${rank.forms.map((f) => f.bonus)}::int[]) AS f(grp, word, bonus)
     ),
     lexemes AS (
-      SELECT f.lexemes[1] AS lexeme, max(f.bonus) AS bonus FROM forms f WHERE cardinality(f.lexemes) = 1 GROUP BY 1
+      SELECT f.grp, f.lexemes[1] AS lexeme, max(f.bonus) AS bonus FROM forms f WHERE cardinality(f.lexemes) = 1 GROUP BY 1, 2
     ),
     prefixed AS MATERIALIZED (
       SELECT t.product_id FROM product_search t WHERE ${beginsWith(sql`t`)} LIMIT ${fewPrefixed + 1}
     ),
     few_prefixed AS MATERIALIZED (SELECT count(*) <= ${fewPrefixed} AS yes FROM prefixed),
-    lists AS MATERIALIZED (
-      SELECT x.lexeme, x.bonus, b.prefixed, w.product_id, w.s
-      FROM lexemes x CROSS JOIN (VALUES (false), (true)) AS b(prefixed)
-      LEFT JOIN LATERAL (
-        SELECT p.product_id, p.impact::float8 + x.bonus AS s
-        FROM search_title_postings p JOIN product_search ps ON ps.product_id = p.product_id
-        WHERE p.lexeme = x.lexeme AND ${inScope} AND ${page.filter} ${excluded}
-          AND (NOT b.prefixed OR ${beginsWith(sql`ps`)})
-        ORDER BY p.impact DESC, p.rating_count DESC, p.product_id
-        LIMIT ${limit}
-      ) w ON true
-      WHERE NOT b.prefixed OR NOT (SELECT yes FROM few_prefixed)
+    parts AS (
+      SELECT b.prefixed FROM (VALUES (false), (true)) AS b(prefixed) WHERE NOT b.prefixed OR NOT (SELECT yes FROM few_prefixed)
     ),
-    exhausted AS (
-      SELECT l.bonus FROM lists l WHERE NOT l.prefixed GROUP BY l.lexeme, l.bonus HAVING count(l.product_id) < ${limit}
+    lists AS MATERIALIZED (
+      SELECT x.grp, x.lexeme, x.bonus, b.prefixed, w.product_id, w.impact, w.rating_count
+      FROM lexemes x CROSS JOIN parts b
+      LEFT JOIN LATERAL (
+        SELECT p.product_id, p.impact::int AS impact, p.rating_count
+        FROM (SELECT p.product_id, p.impact, p.rating_count FROM search_title_postings p
+              WHERE p.lexeme = x.lexeme ORDER BY p.impact DESC, p.rating_count DESC, p.product_id LIMIT ${depth}) p
+        CROSS JOIN LATERAL (${byKey(sql`SELECT 1`, sql`${matches} AND (NOT b.prefixed OR ${beginsWith(sql`ps`)})`)}) passes
+        ORDER BY p.impact DESC, p.rating_count DESC, p.product_id
+        LIMIT ${take}
+      ) w ON true
+    ),
+    edges AS MATERIALIZED (
+      SELECT l.grp, l.prefixed, l.bonus + coalesce(e.impact, ${NO_TITLE_BOUND}) AS bound, e.impact, e.rating_count, e.product_id
+      FROM (SELECT grp, lexeme, bonus, prefixed, count(product_id) AS n FROM lists GROUP BY 1, 2, 3, 4) l
+      LEFT JOIN LATERAL (
+        (SELECT k.impact, k.rating_count, k.product_id FROM lists k
+         WHERE l.n = ${take} AND k.grp = l.grp AND k.lexeme = l.lexeme AND k.prefixed = l.prefixed
+         ORDER BY k.impact, k.rating_count, k.product_id DESC LIMIT 1)
+        UNION ALL
+        (SELECT p.impact::int, p.rating_count, p.product_id FROM search_title_postings p
+         WHERE l.n < ${take} AND ${depth}::int IS NOT NULL AND p.lexeme = l.lexeme
+         ORDER BY p.impact DESC, p.rating_count DESC, p.product_id OFFSET ${depth ?? 0} LIMIT 1)
+      ) e ON true
+    ),
+    group_bounds AS (SELECT e.prefixed, e.grp, max(e.bound) AS bound FROM edges e GROUP BY 1, 2),
+    part_bounds AS (
+      SELECT g.prefixed, sum(g.bound) + CASE WHEN g.prefixed THEN ${2 * TITLE_POINTS * rank.groups} ELSE 0 END AS bound
+      FROM group_bounds g GROUP BY 1
     ),
     pool AS MATERIALIZED (
-      SELECT ${columns("ps")}, (${titleScore} + ${single.rank})::float8 AS score, ${dropped} AS relaxed
-      FROM product_search ps
-      WHERE ps.product_id IN (
-              SELECT l.product_id FROM lists l WHERE l.product_id IS NOT NULL
-              UNION
-              SELECT t.product_id FROM product_search t WHERE t.title_key COLLATE "C" = ANY(${runs}::text[])
-              UNION
-              SELECT p.product_id FROM prefixed p WHERE (SELECT yes FROM few_prefixed))
-        AND ps.search_vector @@ ${every} AND ${inScope} AND ${page.filter}
+      SELECT ps.*
+      FROM (SELECT l.product_id FROM lists l WHERE l.product_id IS NOT NULL
+            UNION
+            SELECT t.product_id FROM product_search t WHERE t.title_key COLLATE "C" = ANY(${runs}::text[])
+            UNION
+            SELECT p.product_id FROM prefixed p WHERE (SELECT yes FROM few_prefixed)) p
+      CROSS JOIN LATERAL (
+        ${byKey(sql`SELECT ${columns("ps")}, (${score})::float8 AS score, ${dropped} AS relaxed`, sql`AND ps.search_vector @@ ${every}`)}) ps
     ),
     verdict AS MATERIALIZED (
-      SELECT NOT EXISTS (SELECT 1 FROM forms f WHERE cardinality(f.lexemes) > 1)
+      SELECT NOT EXISTS (SELECT 1 FROM forms f WHERE cardinality(f.lexemes) <> 1)
          AND coalesce((
-               SELECT k.score > coalesce((SELECT max(${NO_TITLE_BOUND}::float8 + l.bonus) FROM exhausted l), '-Infinity')
-                  AND ((SELECT yes FROM few_prefixed)
-                       OR k.score > coalesce((SELECT 2 + ${NO_TITLE_BOUND}::float8 + max(x.bonus) FROM lexemes x), '-Infinity'))
-               FROM (SELECT score FROM pool ORDER BY score DESC, rating_count DESC, product_id
-                     OFFSET ${limit - 1} LIMIT 1) k), false) AS exact
+               SELECT bool_and(k.score > t.bound OR (k.score = t.bound AND EXISTS (
+                        SELECT 1 FROM group_bounds g WHERE g.prefixed = t.prefixed AND NOT EXISTS (
+                          SELECT 1 FROM edges e WHERE e.prefixed = g.prefixed AND e.grp = g.grp AND e.bound = g.bound
+                            AND NOT (e.impact IS NOT NULL
+                                     AND (e.rating_count < k.rating_count
+                                          OR (e.rating_count = k.rating_count AND e.product_id >= k.product_id)))))))
+               FROM (SELECT score, rating_count, product_id FROM pool ORDER BY score DESC, rating_count DESC, product_id
+                     OFFSET ${limit - 1} LIMIT 1) k
+               CROSS JOIN part_bounds t), false) AS exact
     )
     SELECT * FROM pool WHERE (SELECT exact FROM verdict)
     UNION ALL
@@ -183,13 +259,14 @@ function boundedPage(args: {
  * 2. Otherwise, products containing any group, ranked first by the share of the query they
  *    cover, each group weighted by how rare it is among them (ln(1 + n / df)): "relaxed".
  * Within either, a title that equals the query, begins with it or lies within it ranks first;
- * a word matched as typed ranks above its completions; then ts_rank with the field weights. A
- * query of one word group ranks by its best form (the word, or one completion or correction):
- * that form's ts_rank, plus 0.5 for the word as typed when it has completions.
+ * a word matched as typed ranks above its completions. Then full matches rank by the sum over
+ * the word groups of each group's best form in the product (the word, or one completion or
+ * correction): the weights of the fields it occurs in (fullMatchRank); relaxed matches by
+ * ts_rank of the words they have, with the same field weights. Ties go to the most rated.
  *
  * `columns(alias)` lists the product_search columns the caller needs; `inScope` restricts rows.
  * Unless `scored`, the score is 0 and not computed (the counts statement needs only the set).
- * With `page` (the relevance order, filters that `page.filter` states), a one-group query's page
+ * With `page` (the relevance order, filters that `page.filter` states), the page of full matches
  * may be read from the title postings (boundedPage): the same rows in the same order.
  */
 export function textSource(
@@ -222,48 +299,45 @@ export function textSource(
     scored ? sql`${titleScore} + ${typedScore} + ts_rank(${WEIGHTS}, ps.search_vector, ${query})` : sql`0`;
   const dropped = Prisma.raw(tq.dropped.length > 0 ? "true" : "false");
 
-  if (groups.length === 1) {
-    const single = oneGroup(tq.groups[0]!);
-    const full = sql`
-      SELECT ${columns("ps")}, (${scored ? sql`${titleScore} + ${single.rank}` : sql`0`})::float8 AS score, ${dropped} AS relaxed
-      FROM product_search ps
-      WHERE ps.search_vector @@ ${every} AND ${inScope}`;
-    if (!scored || !page || page.limit > MAX_BOUNDED_PAGE) return sql`(${full})`;
-    return boundedPage({ tq, single, titleScore, every, exclusions: exclusions.length > 0, columns, inScope, page, dropped, full });
-  }
-
+  const rank = fullMatchRank(tq.groups);
+  const score = sql`${TITLE_POINTS * rank.groups} * ${titleScore} + ${rank.rank}`;
   const full = sql`
-    SELECT ${columns("ps")}, (${base(every)})::float8 AS score, ${dropped} AS relaxed
+    SELECT ${columns("ps")}, (${scored ? score : sql`0`})::float8 AS score, ${dropped} AS relaxed
     FROM product_search ps
     WHERE ps.search_vector @@ ${every} AND ${inScope}`;
-  if (tq.strict) return sql`(${full})`;
+  const statement = groups.length === 1 || tq.strict ? sql`(${full})` : withRelaxed();
+  if (!scored || !page || page.limit > MAX_BOUNDED_PAGE) return statement;
+  return boundedPage({ tq, rank, score, every, exclusions: exclusions.length > 0, columns, inScope, page, dropped, full: statement });
 
-  const looseColumns = Prisma.raw(names.map((n) => `l.${n}`).join(", "));
-  const loose = (extra: Prisma.Sql) => sql`
-    SELECT ${columns("ps")}${extra}
-    FROM product_search ps
-    WHERE NOT EXISTS (SELECT 1 FROM full_match) AND ps.search_vector @@ ${some} AND ${inScope}`;
-  if (!scored) {
+  /** The full matches, or when there are none the products matching some group (ranked as above). */
+  function withRelaxed(): Prisma.Sql {
+    const looseColumns = Prisma.raw(names.map((n) => `l.${n}`).join(", "));
+    const loose = (extra: Prisma.Sql) => sql`
+      SELECT ${columns("ps")}${extra}
+      FROM product_search ps
+      WHERE NOT EXISTS (SELECT 1 FROM full_match) AND ps.search_vector @@ ${some} AND ${inScope}`;
+    if (!scored) {
+      return sql`(
+        WITH full_match AS MATERIALIZED (${full})
+        SELECT * FROM full_match
+        UNION ALL
+        SELECT ${looseColumns}, 0::float8 AS score, true AS relaxed FROM (${loose(Prisma.empty)}) l
+      )`;
+    }
+    const matched = groups.map((g, i) => sql`(ps.search_vector @@ ${g}) AS ${Prisma.raw(`m${i}`)}`);
+    const idf = groups.map((_, i) => Prisma.raw(`ln(1 + df.n / greatest(df.d${i}, 1))`));
+    const covered = groups.map((_, i) => sql`${Prisma.raw(`l.m${i}`)}::int * ${idf[i]!}`);
     return sql`(
-      WITH full_match AS MATERIALIZED (${full})
+      WITH full_match AS MATERIALIZED (${full}),
+      loose AS MATERIALIZED (${loose(sql`, (${base(some)})::float8 AS base, ${Prisma.join(matched)}`)}),
+      df AS (
+        SELECT count(*)::float8 AS n, ${Prisma.join(groups.map((_, i) => Prisma.raw(`count(*) FILTER (WHERE m${i})::float8 AS d${i}`)))}
+        FROM loose
+      )
       SELECT * FROM full_match
       UNION ALL
-      SELECT ${looseColumns}, 0::float8 AS score, true AS relaxed FROM (${loose(Prisma.empty)}) l
+      SELECT ${looseColumns}, (10 * (${Prisma.join(covered, " + ")}) / (${Prisma.join(idf, " + ")}) + l.base)::float8 AS score, true AS relaxed
+      FROM loose l CROSS JOIN df
     )`;
   }
-  const matched = groups.map((g, i) => sql`(ps.search_vector @@ ${g}) AS ${Prisma.raw(`m${i}`)}`);
-  const idf = groups.map((_, i) => Prisma.raw(`ln(1 + df.n / greatest(df.d${i}, 1))`));
-  const covered = groups.map((_, i) => sql`${Prisma.raw(`l.m${i}`)}::int * ${idf[i]!}`);
-  return sql`(
-    WITH full_match AS MATERIALIZED (${full}),
-    loose AS MATERIALIZED (${loose(sql`, (${base(some)})::float8 AS base, ${Prisma.join(matched)}`)}),
-    df AS (
-      SELECT count(*)::float8 AS n, ${Prisma.join(groups.map((_, i) => Prisma.raw(`count(*) FILTER (WHERE m${i})::float8 AS d${i}`)))}
-      FROM loose
-    )
-    SELECT * FROM full_match
-    UNION ALL
-    SELECT ${looseColumns}, (10 * (${Prisma.join(covered, " + ")}) / (${Prisma.join(idf, " + ")}) + l.base)::float8 AS score, true AS relaxed
-    FROM loose l CROSS JOIN df
-  )`;
 }
