@@ -128,7 +128,7 @@ export const SearchQuery = z
     sort: z
       .enum(SORTS)
       .default("relevance")
-      .openapi({ description: "`relevance` (default; popularity when there is no q), `price_asc`, `price_desc` (by the lowest matching offer price), `newest`. Ties break by product id, so paging is stable." }),
+      .openapi({ description: "`relevance` (default): with `q`, titles equal to the query, beginning with it or contained in it first, then by where each word occurs (title 10, brand 4, category names 2, description 1, summed over fields and words), then popularity (rating count); without `q`, popularity. `price_asc`, `price_desc` (by the lowest matching offer price), `newest`. Ties break by product id, so paging is stable." }),
     page: integerParam(1, SEARCH_LIMITS.pageMax)
       .default(1)
       .openapi({ type: "integer", minimum: 1, maximum: SEARCH_LIMITS.pageMax, default: 1, description: "Page number, 1 to 500. A page past the last gives `data: []`." }),

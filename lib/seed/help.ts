@@ -45,8 +45,9 @@ Type the way you would say it; you do not need exact words or any special syntax
   on its own between words (\`Headphones - Black\`) is just a separator.
 
 Among the matches, a product whose title is exactly your words, begins with them or is
-contained in them comes first; then a match in the title counts for more than one in the
-brand, the category or the description.
+contained in them comes first. Then each of your words counts for where it appears: in the
+title most, then the brand, then the category, then the description, and more when it appears
+in several of these. Among products that match equally well, the most-reviewed come first.
 
 When nothing matches at all, the page suggests similar words from the catalog and categories
 to browse.
