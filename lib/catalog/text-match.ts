@@ -23,11 +23,13 @@ const WEIGHTS = sql`'{0.1, 0.2, 0.4, 1.0}'::float4[]`;
  * A word's field score in a product: the sum of the weights of the fields it occurs in, title 10,
  * brand 4, category names 2, description and attributes 1 (setweight's A, B, C, D; the function
  * search_field_score, migration 20261130000000_search_field_scores, gives it from a tsvector).
- * search_field_query is constant per query: PostgreSQL folds it when planning.
+ * Each field is a test with the word's tsquery restricted to that weight (to_tsquery's `'word':A`:
+ * of a word of one lexeme, 'lexeme':A), a constant PostgreSQL folds when planning.
  */
 const FIELDS: [string, number][] = [["A", 10], ["B", 4], ["C", 2], ["D", 1]];
 function fieldScore(word: string): Prisma.Sql {
-  const tests = FIELDS.map(([w, points]) => sql`${points} * (ps.search_vector @@ search_field_query(${word}, ${w}))::int`);
+  const quoted = `'${word.replace(/\\/g, "\\\\").replace(/'/g, "''")}'`;
+  const tests = FIELDS.map(([w, points]) => sql`${points} * (ps.search_vector @@ to_tsquery('catalog', ${`${quoted}:${w}`}))::int`);
   return sql`CASE WHEN ps.search_vector @@ ${plain(word)} THEN ${Prisma.join(tests, " + ")} ELSE 0 END`;
 }
 

@@ -9,15 +9,6 @@
 -- search_title_postings.impact is now that field score (10 to 17: every row's word is in the
 -- title), a smallint, and the postings are rebuilt. search_rank_weights() is no longer used.
 
--- A tsquery matching a word only in the given fields, weight letters as in setweight: 'A' title,
--- 'B' brand, 'C' categories, 'D' description. A word of one lexeme gives 'lexeme':A, as its
--- postings row counts it; one of several gives them in a phrase. A single SELECT of built-in
--- immutable functions, so the planner inlines it and folds it for a constant word (as a function
--- it had to run, each call cost about 0.3 ms of planning).
-CREATE FUNCTION search_field_query(word text, weights text) RETURNS tsquery LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT to_tsquery('catalog', '''' || replace(replace(word, '\', '\\'), '''', '''''') || ''':' || weights)
-$$;
-
 -- The field score of a lexeme from its position weights in a tsvector (unnest(tsvector).weights).
 CREATE FUNCTION search_field_score(weights text[]) RETURNS smallint LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT (10 * ('A' = ANY(weights))::int + 4 * ('B' = ANY(weights))::int
