@@ -43,6 +43,9 @@ export default defineConfig({
   },
   test: {
     environment: "node",
+    // The timing reporter prints where the time went, per file (tests/setup/timings.ts).
+    reporters: ["default", "./tests/setup/timing-reporter.ts"],
+    setupFiles: ["tests/setup/per-file.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,
     teardownTimeout: 30_000,

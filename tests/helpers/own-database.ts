@@ -10,8 +10,13 @@ import pg from "pg";
 import { createDb, type PrismaClient } from "@/lib/db";
 import { openEmbedded, type EmbeddedDatabase } from "@/lib/db/embedded";
 import { migrate } from "@/lib/db/migrate";
+import { timed } from "../setup/timings";
 
-export async function ownDatabase(label: string): Promise<{ client: PrismaClient; drop: () => Promise<void> }> {
+export function ownDatabase(label: string): Promise<{ client: PrismaClient; drop: () => Promise<void> }> {
+  return timed("database", "migrated", () => makeOwnDatabase(label));
+}
+
+async function makeOwnDatabase(label: string): Promise<{ client: PrismaClient; drop: () => Promise<void> }> {
   if (!process.env.DATABASE_URL) {
     const dataDir = mkdtempSync(path.join(tmpdir(), `mkt_${label}_`));
     // Migrated, not seeded: the test brings its own catalog.

@@ -23,6 +23,7 @@ import { tmpdir } from "node:os";
 import net from "node:net";
 import path from "node:path";
 import pg from "pg";
+import { timed } from "./timings";
 
 export interface StartedApp {
   /** `http://127.0.0.1:<port>`, also the app's PUBLIC_BASE_URL. */
@@ -234,7 +235,12 @@ async function createEmbeddedDatabase(log: (line: string) => void): Promise<Test
 }
 
 /** A fresh database of its own, migrated and seeded (embedded: by the app that opens it). */
-export async function createTestDatabase(options: CreateTestDatabaseOptions = {}): Promise<TestDatabase> {
+export function createTestDatabase(options: CreateTestDatabaseOptions = {}): Promise<TestDatabase> {
+  const embedded = options.embedded ?? EMBEDDED;
+  return timed("database", embedded ? "empty folder" : "migrated and seeded", () => makeTestDatabase(options));
+}
+
+async function makeTestDatabase(options: CreateTestDatabaseOptions): Promise<TestDatabase> {
   const log = logger(options);
   if (options.embedded ?? EMBEDDED) return createEmbeddedDatabase(log);
   const migrateDatabase = options.migrateDatabase ?? migrateInProcess;
@@ -294,7 +300,11 @@ export interface StartServerOptions {
 }
 
 /** `next start` (the production build) on a free port, serving `database` or `databaseUrl`. */
-export async function startServer(options: StartServerOptions): Promise<StartedServer> {
+export function startServer(options: StartServerOptions): Promise<StartedServer> {
+  return timed("server", "next start", () => launchServer(options));
+}
+
+async function launchServer(options: StartServerOptions): Promise<StartedServer> {
   const log = logger(options);
   if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
     throw new Error(
