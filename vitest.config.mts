@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
@@ -35,16 +36,20 @@ if (typeof (Object as { groupBy?: unknown }).groupBy !== "function") {
 
 // Two projects so that `vitest run tests/unit` (npm run test:unit) needs no build, database or
 // server: only the integration project has the global setup (tests/setup/global.ts), which makes
-// a fresh database, migrates and seeds it, and starts the built app (`next start`).
-// Integration tests only read, so their files run in parallel against that one database.
+// the run's template databases (migrated once, seeded once) and starts the built app
+// (`next start`) on a copy of its own. Files that only read share that app; files that write
+// make copies of their own. The timing reporter prints where the time went, per file.
 export default defineConfig({
   resolve: {
     alias: { "@": fileURLToPath(new URL("./", import.meta.url)) },
   },
   test: {
     environment: "node",
-    // The timing reporter prints where the time went, per file (tests/setup/timings.ts).
     reporters: ["default", "./tests/setup/timing-reporter.ts"],
+    // vitest's default is a worker per core but one, which is one worker on two cores: a file's
+    // runner and the server it talks to then take turns and a core idles. Integration files mostly
+    // wait on their servers, so at least two run at once.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     setupFiles: ["tests/setup/per-file.ts"],
     testTimeout: 30_000,
     hookTimeout: 120_000,

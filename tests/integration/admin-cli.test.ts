@@ -6,15 +6,19 @@
  * with a one-line reason on stderr and changes nothing.
  *
  * Embedded: the folder serves one process at a time, so the commands run while no app does, and
- * the database is inspected through an app started for the purpose (and stopped again).
+ * the database is inspected by opening the folder in the test's own process, or, where a test
+ * looks at what the app serves, through an app started for the purpose (and stopped again).
  */
 import { spawn } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { createHash } from "node:crypto";
 import pg from "pg";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { verifyPassword } from "../../lib/accounts/password";
 import { authenticateApiKey } from "../../lib/auth/api-keys";
 import { createDb } from "../../lib/db";
+import { openEmbedded } from "../../lib/db/embedded";
 import { api } from "../helpers/http";
 import { createTestOrder } from "../helpers/orders";
 import { createTestDatabase, groupAlive, killGroup, startServer, type StartedServer, type TestDatabase } from "../setup/app";
@@ -96,12 +100,14 @@ function expectRefusal(ran: Ran, reason: RegExp, code = 2) {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const KEY = /^mk_live_([a-z0-9]{16})\.([A-Za-z0-9_-]{43})$/;
 
-/** A database to run the commands on, and a way to look at it (with an app serving it). */
+/** A database to run the commands on, and ways to look at it. */
 interface Target {
   /** Environment of the command: DATABASE_URL, or the embedded folder. */
   env: Record<string, string | undefined>;
-  /** Runs `fn` on the database; the app started for it (embedded) stops when `signal` aborts. */
-  inspect<T>(fn: (db: pg.Pool, baseUrl: string, databaseUrl: string) => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /** Runs `fn` on the database. */
+  inspect<T>(fn: (db: pg.Pool, databaseUrl: string) => Promise<T>, signal?: AbortSignal): Promise<T>;
+  /** Runs `fn` on the database and an app serving it; the app started for it (embedded) stops when `signal` aborts. */
+  inspectApp<T>(fn: (db: pg.Pool, baseUrl: string, databaseUrl: string) => Promise<T>, signal?: AbortSignal): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -118,7 +124,8 @@ async function serverTarget(): Promise<Target> {
   const pool = new pg.Pool({ connectionString: database.databaseUrl, max: 2 });
   return {
     env: { DATABASE_URL: database.databaseUrl, EMBEDDED_DATA_DIR: undefined, EMBEDDED_DATABASE_PORT: undefined },
-    inspect: (fn) => fn(pool, server.baseUrl, database.databaseUrl),
+    inspect: (fn) => fn(pool, database.databaseUrl),
+    inspectApp: (fn) => fn(pool, server.baseUrl, database.databaseUrl),
     close: async () => {
       await pool.end();
       await server.stop();
@@ -127,19 +134,41 @@ async function serverTarget(): Promise<Target> {
   };
 }
 
-/** Embedded: a folder an app migrated and seeded, then stopped; inspected by starting an app again. */
+/**
+ * Embedded: a folder an app migrated and seeded, then stopped (a copy of the run's template is
+ * that already); inspected in this process, or by starting an app again.
+ */
 async function embeddedTarget(): Promise<Target> {
   const database: TestDatabase = await createTestDatabase({ embedded: true, logPrefix: "[admin-cli embedded]" });
+  const dataDir = database.embedded!.dataDir;
   try {
-    const first = await startServer({ database, logPrefix: "[admin-cli embedded]" });
-    await first.stop();
+    if (!existsSync(path.join(dataDir, "seeded"))) {
+      const first = await startServer({ database, logPrefix: "[admin-cli embedded]" });
+      await first.stop();
+    }
   } catch (err) {
     await database.drop();
     throw err;
   }
   return {
-    env: { DATABASE_URL: undefined, EMBEDDED_DATA_DIR: database.embedded!.dataDir, EMBEDDED_DATABASE_PORT: undefined },
-    inspect: async (fn, signal) => {
+    env: { DATABASE_URL: undefined, EMBEDDED_DATA_DIR: dataDir, EMBEDDED_DATABASE_PORT: undefined },
+    inspect: async (fn) => {
+      // Opened here as the app would open it (migrations checked), served on a loopback port.
+      const opened = openEmbedded(dataDir, { listenPort: 0 });
+      try {
+        await opened.ready;
+        const databaseUrl = `postgresql://postgres@127.0.0.1:${opened.listenPort()}/postgres`;
+        const pool = new pg.Pool({ connectionString: databaseUrl, max: 1 });
+        try {
+          return await fn(pool, databaseUrl);
+        } finally {
+          await pool.end();
+        }
+      } finally {
+        await opened.close();
+      }
+    },
+    inspectApp: async (fn, signal) => {
       const server = await startServer({ database, logPrefix: "[admin-cli embedded]", signal });
       const pool = new pg.Pool({ connectionString: database.databaseUrl, max: 1 });
       try {
@@ -351,8 +380,9 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
       return work;
     };
     const run = (...args: string[]) => track(admin(args, target.env, signal));
-    const inspect = <T>(fn: (db: pg.Pool, baseUrl: string, databaseUrl: string) => Promise<T>) =>
-      track(target.inspect(fn, signal));
+    const inspect = <T>(fn: (db: pg.Pool, databaseUrl: string) => Promise<T>) => track(target.inspect(fn, signal));
+    const inspectApp = <T>(fn: (db: pg.Pool, baseUrl: string, databaseUrl: string) => Promise<T>) =>
+      track(target.inspectApp(fn, signal));
 
     beforeAll(async () => {
       target = await makeTarget();
@@ -463,13 +493,13 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
     }, HANG_GUARD_MS);
 
     it("store set-status: suspended takes the store's offers off search and product pages at once; active brings them back", async () => {
-      const before = await inspect(async (_db, baseUrl) => publicView(baseUrl));
+      const before = await inspectApp(async (_db, baseUrl) => publicView(baseUrl));
       expect(before.searchSlugs).toContain("fixture-backorder-only");
       expect(before.mixedStores).toContain("fixture-store-b");
       expect(before.backorderStores).toEqual(["fixture-store-b"]);
 
       expectResult(await run("store", "set-status", "fixture-store-b", "suspended"), "suspended");
-      const suspended = await inspect(async (db, baseUrl, databaseUrl) => ({
+      const suspended = await inspectApp(async (db, baseUrl, databaseUrl) => ({
         status: (await db.query(`SELECT status::text FROM stores WHERE slug = 'fixture-store-b'`)).rows[0].status,
         storeId: (await db.query(`SELECT id FROM stores WHERE slug = 'fixture-store-b'`)).rows[0].id,
         view: await publicView(baseUrl),
@@ -486,7 +516,7 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
 
       expectResult(await run("store", "set-status", "fixture-store-b", "closed"), "closed");
       expectResult(await run("store", "set-status", "fixture-store-b", "active"), "active");
-      const restored = await inspect(async (_db, baseUrl, databaseUrl) => ({
+      const restored = await inspectApp(async (_db, baseUrl, databaseUrl) => ({
         view: await publicView(baseUrl),
         key: await keyAnswer(databaseUrl, fullKey),
       }));

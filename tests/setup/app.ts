@@ -5,20 +5,23 @@
  *
  * DATABASE_URL decides where test databases live:
  * - set: on that PostgreSQL server, as `mkt_test_<pid>_<random>` databases, created through
- *   TEST_DATABASE_ADMIN_URL (default: DATABASE_URL itself), migrated and seeded here, dropped
- *   afterwards. The database DATABASE_URL names is never touched.
- * - unset: embedded. A test database is a fresh temporary folder; the app that owns it opens it
- *   in process (EMBEDDED_DATA_DIR), migrates and seeds it on its first start, and serves it to
- *   PostgreSQL clients on a loopback port (EMBEDDED_DATABASE_PORT, lib/db/embedded-server.ts).
- *   `databaseUrl` points there, so tests and extra app servers reach the same database with a
- *   connection string, as they would a server's, for as long as the owning app runs.
+ *   TEST_DATABASE_ADMIN_URL (default: DATABASE_URL itself) and dropped afterwards. The database
+ *   DATABASE_URL names is never touched.
+ * - unset: embedded. A test database is a temporary folder; the app that owns it opens it in
+ *   process (EMBEDDED_DATA_DIR) and serves it to PostgreSQL clients on a loopback port
+ *   (EMBEDDED_DATABASE_PORT, lib/db/embedded-server.ts). `databaseUrl` points there, so tests and
+ *   extra app servers reach the same database with a connection string, as they would a
+ *   server's, for as long as the owning app runs.
+ * Either way a vitest run migrates and seeds once, into templates (prepareTemplates), and each
+ * test database is a copy of one; without templates (the Playwright suite) a database is
+ * migrated and seeded where it is made (embedded: by its app on its first start).
  *
  * Used by the vitest global setup (tests/setup/global.ts) and the Playwright global setup
  * (tests/e2e/global-setup.ts). It imports nothing from a test runner.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { createWriteStream, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import net from "node:net";
 import path from "node:path";
@@ -54,8 +57,16 @@ const ROOT = process.cwd();
 export const EMBEDDED = !process.env.DATABASE_URL;
 const ADMIN_URL = process.env.TEST_DATABASE_ADMIN_URL || process.env.DATABASE_URL || "";
 const READY_PATH = "/api/public/v1/categories";
-// An embedded database's first start includes migrating and seeding it.
-const READY_TIMEOUT_MS = 120_000;
+/**
+ * A starting server may go this long without printing a line or answering before its start counts
+ * as hung. A start takes 1-2 s on a quiet machine and about 15 s at load 8 on two cores; a first
+ * start that migrates and seeds (no template) prints as it goes.
+ */
+const READY_STALL_MS = 30_000;
+/** However much it prints, a start that has not answered by then has failed. */
+const READY_CAP_MS = 90_000;
+/** Lines of the server's output quoted when its start fails. */
+const LOG_TAIL_LINES = 40;
 const SUPERVISOR = path.join(ROOT, "tests", "setup", "supervise.mjs");
 
 function databaseUrlFor(adminUrl: string, name: string): string {
@@ -146,18 +157,23 @@ function killChildGroup(child: ChildProcess | undefined, signal: NodeJS.Signals)
 async function waitForServer(
   baseUrl: string,
   server: ChildProcess,
-  stderr: () => string,
-  stdout: () => string,
+  output: { stderr: () => string; stdout: () => string; lastOutputAt: () => number },
 ) {
-  const deadline = Date.now() + READY_TIMEOUT_MS;
-  let lastError = "";
-  while (Date.now() < deadline) {
+  const started = Date.now();
+  let lastAnswer = "none yet";
+  let lastChange = started;
+  const failure = (why: string) =>
+    new Error(
+      `the app at ${baseUrl} did not start: ${why}; it was waiting for GET ${READY_PATH} to answer 200 ` +
+        `(last answer: ${lastAnswer}).\n` +
+        `--- last lines of the server's stderr ---\n${tail(output.stderr())}\n` +
+        `--- last lines of its stdout ---\n${tail(output.stdout())}`,
+    );
+  for (;;) {
     if (server.exitCode !== null || server.signalCode !== null) {
-      throw new Error(
-        `next start exited early (${server.signalCode ?? `exit ${server.exitCode}`}).\n` +
-          `--- server stderr ---\n${stderr()}\n--- server stdout ---\n${stdout().slice(-4000)}`,
-      );
+      throw failure(`next start exited early (${server.signalCode ?? `exit ${server.exitCode}`})`);
     }
+    let answer: string;
     try {
       const res = await fetch(baseUrl + READY_PATH, {
         signal: AbortSignal.timeout(5_000),
@@ -165,16 +181,23 @@ async function waitForServer(
       });
       await res.arrayBuffer();
       if (res.status === 200) return;
-      lastError = `HTTP ${res.status}`;
+      answer = `HTTP ${res.status}`;
     } catch (err) {
-      lastError = String(err);
+      answer = String((err as Error).cause ?? err);
     }
-    await new Promise((r) => setTimeout(r, 250));
+    const now = Date.now();
+    if (answer !== lastAnswer) lastChange = now;
+    lastAnswer = answer;
+    const progress = Math.max(lastChange, output.lastOutputAt());
+    if (now - progress > READY_STALL_MS) throw failure(`no output and no new answer for ${READY_STALL_MS / 1000} s`);
+    if (now - started > READY_CAP_MS) throw failure(`not ready after ${READY_CAP_MS / 1000} s`);
+    await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(
-    `app did not answer GET ${READY_PATH} with 200 within ${READY_TIMEOUT_MS / 1000}s (last: ${lastError}).\n` +
-      `--- server stderr ---\n${stderr()}\n--- server stdout ---\n${stdout().slice(-4000)}`,
-  );
+}
+
+function tail(text: string, lines = LOG_TAIL_LINES): string {
+  const all = text.trimEnd().split("\n");
+  return (all.length > lines ? [`(${all.length - lines} earlier lines)`, ...all.slice(-lines)] : all).join("\n") || "(nothing)";
 }
 
 /** The project's migration runner, in this process. */
@@ -211,16 +234,119 @@ export interface CreateTestDatabaseOptions extends StartAppOptions {
   embedded?: boolean;
   /** The server to create it on (default: TEST_DATABASE_ADMIN_URL or DATABASE_URL). */
   adminUrl?: string;
+  /** Seeded with the catalog (default), or only migrated, for a test that brings its own. */
+  seeded?: boolean;
 }
 
 /**
- * A fresh embedded database: an empty folder, which the app started on it (startServer with
- * `database`) migrates and seeds on its first start.
+ * The run's template databases, made once by prepareTemplates (the vitest global setup) and named
+ * in TEST_TEMPLATES, which the workers inherit. A test database of the run's kind is a copy of
+ * one: a folder copied (embedded) or `CREATE DATABASE ... TEMPLATE` (a server), instead of
+ * migrating and seeding it again. Without them (the Playwright suite) every database is made anew.
  */
-async function createEmbeddedDatabase(log: (line: string) => void): Promise<TestDatabase> {
+interface Templates {
+  embedded: boolean;
+  /** The server the template databases are on (server mode). */
+  adminUrl: string;
+  /** Folder (embedded) or database name: migrated and seeded. */
+  seeded: string;
+  /** Folder (embedded) or database name: migrated, no catalog. */
+  migrated: string;
+}
+
+const TEMPLATES_ENV = "TEST_TEMPLATES";
+
+function templateFor(embedded: boolean, adminUrl: string, seeded: boolean): string | undefined {
+  const raw = process.env[TEMPLATES_ENV];
+  if (!raw) return undefined;
+  const templates = JSON.parse(raw) as Templates;
+  if (templates.embedded !== embedded || (!embedded && templates.adminUrl !== adminUrl)) return undefined;
+  return seeded ? templates.seeded : templates.migrated;
+}
+
+/** An embedded database that has been written says so in this file: the app does not seed it. */
+const SEEDED_MARKER = "seeded";
+
+/** Opens an embedded database in this process until it is migrated (and seeded, unless marked so), then closes it. */
+async function settleEmbedded(dataDir: string) {
+  const { openEmbedded } = await import("../../lib/db/embedded");
+  const database = openEmbedded(dataDir);
+  try {
+    await database.ready;
+  } finally {
+    await database.close();
+  }
+}
+
+/**
+ * Makes the run's templates (a migrated database, and a copy of it seeded) and names them in
+ * TEST_TEMPLATES for this process and the workers it starts. Returns what removes them.
+ */
+export async function prepareTemplates(options: StartAppOptions = {}): Promise<() => Promise<void>> {
+  const log = logger(options);
+  if (EMBEDDED) {
+    const root = mkdtempSync(path.join(tmpdir(), `mkt_tpl_${process.pid}_`));
+    const migrated = path.join(root, "migrated");
+    const seeded = path.join(root, "seeded");
+    try {
+      await timed("database", "template: migrated", async () => {
+        mkdirSync(migrated);
+        writeFileSync(path.join(migrated, SEEDED_MARKER), "template: migrated, no catalog\n");
+        await settleEmbedded(migrated);
+      });
+      await timed("database", "template: seeded", async () => {
+        cpSync(migrated, seeded, { recursive: true });
+        rmSync(path.join(seeded, SEEDED_MARKER));
+        await settleEmbedded(seeded);
+      });
+    } catch (err) {
+      rmSync(root, { recursive: true, force: true });
+      throw err;
+    }
+    log(`embedded templates in ${root}`);
+    process.env[TEMPLATES_ENV] = JSON.stringify({ embedded: true, adminUrl: "", seeded, migrated } satisfies Templates);
+    return async () => {
+      delete process.env[TEMPLATES_ENV];
+      rmSync(root, { recursive: true, force: true });
+    };
+  }
+  const base = `mkt_tpl_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const migrated = `${base}_migrated`;
+  const seeded = `${base}_seeded`;
+  const drop = async () => {
+    delete process.env[TEMPLATES_ENV];
+    await dropDatabase(seeded, log);
+    await dropDatabase(migrated, log);
+  };
+  try {
+    await timed("database", "template: migrated", async () => {
+      await adminQuery(`CREATE DATABASE "${migrated}"`);
+      await (options.migrateDatabase ?? migrateInProcess)(databaseUrlFor(ADMIN_URL, migrated), log);
+    });
+    await timed("database", "template: seeded", async () => {
+      await adminQuery(`CREATE DATABASE "${seeded}" TEMPLATE "${migrated}"`);
+      await run("npx", ["tsx", "prisma/seed.ts"], { ...process.env, DATABASE_URL: databaseUrlFor(ADMIN_URL, seeded) });
+    });
+  } catch (err) {
+    await drop();
+    throw err;
+  }
+  log(`template databases ${migrated} and ${seeded}`);
+  process.env[TEMPLATES_ENV] = JSON.stringify({ embedded: false, adminUrl: ADMIN_URL, seeded, migrated } satisfies Templates);
+  return drop;
+}
+
+/**
+ * A fresh embedded database: a copy of the run's template, or an empty folder, which the app
+ * started on it (startServer with `database`) migrates and seeds on its first start.
+ */
+async function createEmbeddedDatabase(log: (line: string) => void, seeded: boolean): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `mkt_test_${process.pid}_`));
+  const template = templateFor(true, "", seeded);
+  if (template) cpSync(template, dataDir, { recursive: true });
+  else if (!seeded) writeFileSync(path.join(dataDir, SEEDED_MARKER), "migrated, no catalog\n");
   const port = await freePort();
-  log(`embedded database in ${dataDir}, served on port ${port} by its app`);
+  log(`embedded database in ${dataDir}${template ? " (a copy of the template)" : ""}, served on port ${port} by its app`);
   let dropped = false;
   return {
     databaseUrl: `postgresql://postgres@127.0.0.1:${port}/postgres`,
@@ -234,37 +360,48 @@ async function createEmbeddedDatabase(log: (line: string) => void): Promise<Test
   };
 }
 
-/** A fresh database of its own, migrated and seeded (embedded: by the app that opens it). */
-export function createTestDatabase(options: CreateTestDatabaseOptions = {}): Promise<TestDatabase> {
-  const embedded = options.embedded ?? EMBEDDED;
-  return timed("database", embedded ? "empty folder" : "migrated and seeded", () => makeTestDatabase(options));
-}
-
-async function makeTestDatabase(options: CreateTestDatabaseOptions): Promise<TestDatabase> {
+/**
+ * A fresh database of its own, migrated and seeded (or only migrated, `seeded: false`): a copy of
+ * the run's template when there is one; otherwise made here (embedded: by the app that opens it).
+ */
+export async function createTestDatabase(options: CreateTestDatabaseOptions = {}): Promise<TestDatabase> {
   const log = logger(options);
-  if (options.embedded ?? EMBEDDED) return createEmbeddedDatabase(log);
-  const migrateDatabase = options.migrateDatabase ?? migrateInProcess;
-  const databaseName = `mkt_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+  const embedded = options.embedded ?? EMBEDDED;
+  const seeded = options.seeded ?? true;
   const adminUrl = options.adminUrl ?? ADMIN_URL;
-  const databaseUrl = databaseUrlFor(adminUrl, databaseName);
-  let dropped = false;
-  const drop = async () => {
-    if (dropped) return;
-    dropped = true;
-    await dropDatabase(databaseName, log, adminUrl);
-  };
-  await adminQuery(`CREATE DATABASE "${databaseName}"`, adminUrl);
-  log(`created database ${databaseName}`);
-  try {
-    await migrateDatabase(databaseUrl, log);
-    const seedStart = Date.now();
-    await run("npx", ["tsx", "prisma/seed.ts"], { ...process.env, DATABASE_URL: databaseUrl });
-    log(`seeded in ${((Date.now() - seedStart) / 1000).toFixed(1)}s`);
-  } catch (err) {
-    await drop();
-    throw err;
-  }
-  return { databaseUrl, databaseName, drop };
+  const template = templateFor(embedded, adminUrl, seeded);
+  const label = template ? "copy of a template" : embedded ? "empty folder" : seeded ? "migrated and seeded" : "migrated";
+  return timed("database", label, async () => {
+    if (embedded) return createEmbeddedDatabase(log, seeded);
+    const migrateDatabase = options.migrateDatabase ?? migrateInProcess;
+    const databaseName = `mkt_test_${process.pid}_${randomBytes(4).toString("hex")}`;
+    const databaseUrl = databaseUrlFor(adminUrl, databaseName);
+    let dropped = false;
+    const drop = async () => {
+      if (dropped) return;
+      dropped = true;
+      await dropDatabase(databaseName, log, adminUrl);
+    };
+    if (template) {
+      await adminQuery(`CREATE DATABASE "${databaseName}" TEMPLATE "${template}"`, adminUrl);
+      log(`created database ${databaseName} from ${template}`);
+      return { databaseUrl, databaseName, drop };
+    }
+    await adminQuery(`CREATE DATABASE "${databaseName}"`, adminUrl);
+    log(`created database ${databaseName}`);
+    try {
+      await migrateDatabase(databaseUrl, log);
+      if (seeded) {
+        const seedStart = Date.now();
+        await run("npx", ["tsx", "prisma/seed.ts"], { ...process.env, DATABASE_URL: databaseUrl });
+        log(`seeded in ${((Date.now() - seedStart) / 1000).toFixed(1)}s`);
+      }
+    } catch (err) {
+      await drop();
+      throw err;
+    }
+    return { databaseUrl, databaseName, drop };
+  });
 }
 
 export interface StartedServer {
@@ -373,12 +510,15 @@ async function launchServer(options: StartServerOptions): Promise<StartedServer>
   const onAbort = () => void stop();
   options.signal?.addEventListener("abort", onAbort, { once: true });
 
+  let lastOutputAt = Date.now();
   server.stdout!.pipe(createWriteStream(serverLog));
   server.stdout!.on("data", (d) => {
+    lastOutputAt = Date.now();
     stdout += d;
     if (stdout.length > 200_000) stdout = stdout.slice(-100_000);
   });
   server.stderr!.on("data", (d) => {
+    lastOutputAt = Date.now();
     stderr += d;
     if (stderr.length > 200_000) stderr = stderr.slice(-100_000);
   });
@@ -387,7 +527,7 @@ async function launchServer(options: StartServerOptions): Promise<StartedServer>
     server.stderr!.pipe(process.stderr);
   }
   try {
-    await waitForServer(baseUrl, server, () => stderr, () => stdout);
+    await waitForServer(baseUrl, server, { stderr: () => stderr, stdout: () => stdout, lastOutputAt: () => lastOutputAt });
   } catch (err) {
     await stop();
     throw err;
