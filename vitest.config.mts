@@ -52,6 +52,9 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     setupFiles: ["tests/setup/per-file.ts"],
     testTimeout: 30_000,
+    // Only a guard: a hook that makes a test app copies a database (seconds) and starts a server,
+    // and a start that does not come fails by itself within 90 s, quoting the server's last lines
+    // (tests/setup/app.ts), before this would.
     hookTimeout: 120_000,
     teardownTimeout: 30_000,
     projects: [

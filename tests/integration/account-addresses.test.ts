@@ -173,7 +173,7 @@ async function addAddress(visitor: Visitor, values: Partial<typeof HOME> = {}, m
 beforeAll(async () => {
   app = await startIsolatedApp("account-addresses");
   client = createDb(app.database.databaseUrl);
-}, 240_000);
+});
 
 afterAll(async () => {
   await client?.$disconnect();

@@ -19,7 +19,7 @@ let app: IsolatedApp;
 
 beforeAll(async () => {
   app = await startIsolatedApp("accounts", { DEV_OUTBOX: "on" });
-}, 180_000);
+});
 
 afterAll(async () => {
   await app?.stop();
@@ -264,7 +264,7 @@ describe("on https (PUBLIC_BASE_URL https://...)", () => {
       env: { PUBLIC_BASE_URL: "https://shop.example.test", DEV_OUTBOX: "on" },
       logPrefix: "[accounts-https]",
     });
-  }, 180_000);
+  });
   afterAll(async () => {
     await secure?.stop();
   });

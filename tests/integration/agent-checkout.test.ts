@@ -164,7 +164,7 @@ beforeAll(async () => {
   checkout = await import("../../lib/orders/checkout");
   agents = await import("../../lib/agents/settings");
   productId = (await query(`SELECT id FROM products WHERE publicly_listed ORDER BY slug LIMIT 1`))[0].id;
-}, 300_000);
+});
 
 afterAll(async () => {
   await client?.$disconnect();

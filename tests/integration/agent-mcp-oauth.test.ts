@@ -311,7 +311,7 @@ describe("with a client ID metadata document URL as client_id", () => {
     await new Promise<void>((resolve) => docs.listen(0, "127.0.0.1", resolve));
     docUrl = `https://127.0.0.1:${(docs.address() as { port: number }).port}/mcp-client.json`;
     app = await startIsolatedApp("mcp-oauth-cimd", { OAUTH_CIMD_ALLOW_LOOPBACK: "on", NODE_EXTRA_CA_CERTS: path.join(certDir, "cert.pem") });
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await app?.stop();

@@ -105,7 +105,7 @@ beforeAll(async () => {
   listingB = await createListing(app.pool, 250);
   await setMarketplaceAgentCheckout(app.pool, true);
   await allowAgentOrders(app.pool, holder.id);
-}, 300_000);
+});
 
 afterAll(async () => {
   await app?.stop();

@@ -104,7 +104,7 @@ beforeAll(async () => {
   listingB = await createListing(app.pool, 999);
   scarce = await createListing(app.pool, 500, 2);
   inactive = await createListing(app.pool, 700, 10, "inactive");
-}, 300_000);
+});
 
 afterAll(async () => {
   await app?.stop();

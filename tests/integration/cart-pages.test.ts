@@ -30,7 +30,7 @@ beforeAll(async () => {
     throw err;
   }
   db = new pg.Pool({ connectionString: database.databaseUrl, max: 3 });
-}, 180_000);
+});
 
 afterAll(async () => {
   await db?.end();

@@ -23,7 +23,7 @@ const SLUG = "fixture-mixed-offers";
 let app: IsolatedApp;
 beforeAll(async () => {
   app = await startIsolatedApp("catalog-changes", KEEP_AN_HOUR);
-}, 180_000);
+});
 afterAll(async () => {
   await app?.stop();
 });
@@ -224,7 +224,7 @@ describe("two instances", () => {
   let b: StartedServer;
   beforeAll(async () => {
     b = await startServer({ databaseUrl: app.database.databaseUrl, env: KEEP_AN_HOUR, logPrefix: "[catalog-changes b]" });
-  }, 180_000);
+  });
   afterAll(async () => {
     await b?.stop();
   });

@@ -201,7 +201,7 @@ beforeAll(async () => {
   (globalThis as unknown as { __marketplaceDb?: PrismaClient }).__marketplaceDb = client;
   checkout = await import("../../lib/orders/checkout");
   product = (await query(`SELECT id, slug, title FROM products WHERE publicly_listed ORDER BY slug LIMIT 1`))[0];
-}, 300_000);
+});
 
 afterAll(async () => {
   await client?.$disconnect();

@@ -276,7 +276,7 @@ describe("fuzz: seller and buyer APIs", () => {
     buyerKnown.listing_id = [...listings, ...aliceOrders.flatMap((o) => o.lines.map((l) => l.listingId))];
     buyerKnown.order_line_id = aliceOrders.flatMap((o) => o.lines.map((l) => l.id));
     buyerSecrets.push(...[...minted, ...partialTokens, bobToken].map((t) => t.token), bob.email, bobOrder.paymentRef);
-  }, 300_000);
+  });
 
   afterAll(async () => {
     await app?.stop();

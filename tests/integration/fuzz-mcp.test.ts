@@ -219,7 +219,7 @@ describe("fuzz: agent MCP server", () => {
     known.order_line_id = orders.flatMap((o) => o.lines.map((l) => l.id));
     known.listing_id.push(...orders.flatMap((o) => o.lines.map((l) => l.listingId)));
     secrets.push(...tokens, ...partial, apiToken.token, bobToken.token, bob.email, orders[2]!.paymentRef);
-  }, 300_000);
+  });
   afterAll(async () => {
     await app?.stop();
   });

@@ -112,7 +112,7 @@ beforeAll(async () => {
   known.next = ["/", "/account", "https://evil.example/", "//evil.example", "javascript:alert(1)"];
   known.line = known.listing_id;
   secrets.push(bystanderToken.token, shopperToken.token, key.key.split(".")[1]!, bystander.email, bystanderOrder.paymentRef, "Holder fuzz-bystander");
-}, 300_000);
+});
 
 afterAll(async () => {
   await app?.stop();

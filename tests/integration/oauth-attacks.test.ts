@@ -70,7 +70,7 @@ beforeAll(async () => {
   agent = await registerAgent(base);
   browser = new Browser(base);
   await browser.signIn(email, PASSWORD);
-}, 300_000);
+});
 
 afterAll(async () => {
   const { db } = await import("@/lib/db");

@@ -105,7 +105,7 @@ beforeAll(async () => {
   stores.a = await storeIdOf(app.pool, "fixture-store-a");
   stores.b = await storeIdOf(app.pool, "fixture-store-b");
   stores.c = await storeIdOf(app.pool, "harbor-electronics");
-}, 300_000);
+});
 
 afterAll(async () => {
   await client?.$disconnect();

@@ -56,7 +56,7 @@ beforeAll(async () => {
     .split(`${MARK}\n`)
     .slice(1)
     .map((chunk) => chunk.split("\n").map((line) => line.trim()).filter(Boolean));
-}, 240_000);
+});
 
 afterAll(async () => {
   await app?.stop();

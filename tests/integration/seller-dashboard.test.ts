@@ -141,7 +141,7 @@ beforeAll(async () => {
   owner = new Visitor(await signIn(await createUser(`owner-${tag}@example.test`, "store_owner", [STORE, SECOND_STORE])));
   otherOwner = new Visitor(await signIn(await createUser(`other-${tag}@example.test`, "store_owner", [OTHER_STORE])));
   shopper = new Visitor(await signIn(await createUser(`shopper-${tag}@example.test`, "shopper", [])));
-}, 240_000);
+});
 
 afterAll(async () => {
   await app?.stop();

@@ -32,7 +32,7 @@ beforeAll(async () => {
   )).rows[0]!;
   const template = (await app.pool.query<{ id: string }>("SELECT id FROM shipping_templates WHERE store_id = $1 LIMIT 1", [row.id])).rows[0]!.id;
   store = { ...row, template };
-}, 240_000);
+});
 
 afterAll(async () => {
   await app?.stop();

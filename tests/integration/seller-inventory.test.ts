@@ -16,7 +16,7 @@ let ids: SeedIds;
 beforeAll(async () => {
   app = await startIsolatedApp("seller-inventory");
   ids = await seedIds(app.pool);
-}, 240_000);
+});
 
 afterAll(async () => {
   await app?.stop();

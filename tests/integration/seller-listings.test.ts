@@ -37,7 +37,7 @@ const b = () => keyOf("fixture-store-b");
 beforeAll(async () => {
   app = await startIsolatedApp("seller-listings", { SEARCH_COUNTS_TTL_MS: "0" });
   ids = await seedIds(app.pool);
-}, 240_000);
+});
 
 afterAll(async () => {
   await app?.stop();

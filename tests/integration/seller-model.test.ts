@@ -47,7 +47,7 @@ beforeAll(async () => {
   app = await startIsolatedApp("seller-model");
   ids = await seedIds(app.pool);
   categorySlug = (await app.pool.query<{ slug: string }>("SELECT slug FROM categories WHERE active ORDER BY slug LIMIT 1")).rows[0]!.slug;
-}, 240_000);
+});
 
 afterAll(async () => {
   await app?.stop();

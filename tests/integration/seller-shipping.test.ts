@@ -29,7 +29,7 @@ let app: IsolatedApp;
 
 beforeAll(async () => {
   app = await startIsolatedApp("seller-shipping");
-}, 240_000);
+});
 
 afterAll(async () => {
   await app?.stop();

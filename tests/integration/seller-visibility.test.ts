@@ -18,7 +18,7 @@ const WORD = "Zorbulatrix";
 beforeAll(async () => {
   app = await startIsolatedApp("seller-visibility");
   key = await createTestKey(app.pool, "fixture-store-a", ["listings:read", "listings:write", "shipping:write"]);
-}, 180_000);
+});
 
 afterAll(async () => {
   await app?.stop();
