@@ -52,9 +52,9 @@ export default class TimingReporter implements Reporter {
       }
       return timing;
     };
-    for (const module of testModules) {
-      const d = module.diagnostic();
-      entry(this.#relative(module.moduleId)).total =
+    for (const testModule of testModules) {
+      const d = testModule.diagnostic();
+      entry(this.#relative(testModule.moduleId)).total =
         (d.environmentSetupDuration + d.prepareDuration + d.collectDuration + d.setupDuration + d.duration) / 1000;
     }
     for (const r of records) {
