@@ -340,9 +340,8 @@ export async function prepareTemplates(options: StartAppOptions = {}): Promise<(
  * A fresh embedded database: a copy of the run's template, or an empty folder, which the app
  * started on it (startServer with `database`) migrates and seeds on its first start.
  */
-async function createEmbeddedDatabase(log: (line: string) => void, seeded: boolean): Promise<TestDatabase> {
+async function createEmbeddedDatabase(log: (line: string) => void, seeded: boolean, template: string | undefined): Promise<TestDatabase> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `mkt_test_${process.pid}_`));
-  const template = templateFor(true, "", seeded);
   if (template) cpSync(template, dataDir, { recursive: true });
   else if (!seeded) writeFileSync(path.join(dataDir, SEEDED_MARKER), "migrated, no catalog\n");
   const port = await freePort();
@@ -372,7 +371,7 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
   const template = templateFor(embedded, adminUrl, seeded);
   const label = template ? "copy of a template" : embedded ? "empty folder" : seeded ? "migrated and seeded" : "migrated";
   return timed("database", label, async () => {
-    if (embedded) return createEmbeddedDatabase(log, seeded);
+    if (embedded) return createEmbeddedDatabase(log, seeded, template);
     const migrateDatabase = options.migrateDatabase ?? migrateInProcess;
     const databaseName = `mkt_test_${process.pid}_${randomBytes(4).toString("hex")}`;
     const databaseUrl = databaseUrlFor(adminUrl, databaseName);
