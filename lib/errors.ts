@@ -113,6 +113,12 @@ export const ERROR_TABLE = {
   payment_declined: { status: 402, type: "payment_error", description: "The payment method was declined; nothing was placed and no stock was taken." },
   shipping_address_missing: { status: 400, type: "invalid_request_error", description: "The account has no default shipping address; its holder sets one on /account." },
   payment_method_missing: { status: 400, type: "invalid_request_error", description: "The account has no default payment method; its holder sets one on /account." },
+  checkout_session_not_found: { status: 404, type: "not_found_error", description: "No checkout session of this caller has that id." },
+  checkout_session_closed: {
+    status: 409,
+    type: "state_error",
+    description: "The checkout session is completed, canceled or expired (the message says which): it cannot change any more; start a new one.",
+  },
   order_not_found: { status: 404, type: "not_found_error", description: "No order of this caller has that id." },
   order_transition_invalid: { status: 409, type: "state_error", description: "The order (or the store's part of it) is not in a state that allows this move; the message names its state." },
   order_not_returnable: { status: 409, type: "state_error", description: "Only a delivered order can be returned, within 30 days of delivery." },

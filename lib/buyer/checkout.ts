@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from "node:crypto";
-import { placeOrder } from "@/lib/orders/checkout";
+import { placeOrder } from "@/lib/checkout";
 import type { CheckoutRequestData } from "@/lib/schemas/buyer";
 import type { OrderData } from "@/lib/schemas/orders";
 

@@ -21,7 +21,7 @@ export interface ChargeRequest {
    * Ours, `checkout:<checkout token>:<generation>`: a provider that sees it twice charges once,
    * and answers the second request with the first charge. The same for a retry of a checkout cut
    * short by a crash (so the buyer is charged once); new after a decline or a refund, whose
-   * attempts checkout records (`payment_attempts`, lib/orders/checkout.ts).
+   * attempts checkout records (`payment_attempts`, lib/checkout/charge.ts).
    */
   reference: string;
 }

@@ -1,4 +1,4 @@
-import { EXPLICIT_LINES_MAX } from "@/lib/orders/checkout";
+import { EXPLICIT_LINES_MAX } from "@/lib/checkout/lines";
 import { CART_LINK_LIMITS } from "./cart";
 import { LISTING_CONDITIONS } from "./seller/listings";
 import { Cursor, Limit, Uuid } from "./seller/common";

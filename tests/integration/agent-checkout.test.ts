@@ -1,6 +1,6 @@
 /**
  * Agentic checkout and the agent settings (decisions.md "OAuth, agent MCP and buyer API"): the
- * rules placeOrder holds an agent to (lib/orders/checkout.ts, called directly against the app's
+ * rules placeOrder holds an agent to (lib/checkout/, called directly against the app's
  * database, as the buyer API and the agent MCP call it), what counts as this month's agent spend
  * (lib/agents/settings.ts), and the /account/agents form over plain HTTP as a browser without
  * JavaScript drives it.
@@ -28,7 +28,7 @@ const MONTH_START = `date_trunc('month', now() AT TIME ZONE 'UTC') AT TIME ZONE 
 
 let app: IsolatedApp;
 let client: PrismaClient;
-let checkout: typeof import("../../lib/orders/checkout");
+let checkout: typeof import("../../lib/checkout");
 let agents: typeof import("../../lib/agents/settings");
 let productId: string;
 
@@ -108,7 +108,7 @@ function token(): string {
   return `agent-test:${randomBytes(12).toString("hex")}`;
 }
 
-type Source = import("../../lib/orders/checkout").CheckoutSource;
+type Source = import("../../lib/checkout").CheckoutSource;
 
 /** An agent's checkout for `userId`, as the buyer API would make it. */
 function agentOrder(userId: string, source: Source, agent: { grantId?: string; scopes?: string[] } = {}, extra: { expectedTotalCents?: number } = {}) {
@@ -161,7 +161,7 @@ beforeAll(async () => {
   // The domain functions run in this process against the app's database.
   client = createDb(app.database.databaseUrl);
   (globalThis as unknown as { __marketplaceDb?: PrismaClient }).__marketplaceDb = client;
-  checkout = await import("../../lib/orders/checkout");
+  checkout = await import("../../lib/checkout");
   agents = await import("../../lib/agents/settings");
   productId = (await query(`SELECT id FROM products WHERE publicly_listed ORDER BY slug LIMIT 1`))[0].id;
 });

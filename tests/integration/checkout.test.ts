@@ -33,7 +33,7 @@ const ADDRESS_KEYS = ["full_name", "line1", "line2", "city", "state", "postal_co
 
 let app: IsolatedApp;
 let client: PrismaClient;
-let checkout: typeof import("../../lib/orders/checkout");
+let checkout: typeof import("../../lib/checkout");
 let product: { id: string; slug: string; title: string };
 
 interface Page {
@@ -199,7 +199,7 @@ beforeAll(async () => {
   // The domain functions run in this process against the app's database.
   client = createDb(app.database.databaseUrl);
   (globalThis as unknown as { __marketplaceDb?: PrismaClient }).__marketplaceDb = client;
-  checkout = await import("../../lib/orders/checkout");
+  checkout = await import("../../lib/checkout");
   product = (await query(`SELECT id, slug, title FROM products WHERE publicly_listed ORDER BY slug LIMIT 1`))[0];
 });
 
@@ -486,7 +486,7 @@ describe("checkout pages", () => {
 });
 
 describe("checkout domain (lib/orders/checkout.ts)", () => {
-  const guest = (source: import("../../lib/orders/checkout").CheckoutSource, extra: Partial<import("../../lib/orders/checkout").PlaceOrderInput> = {}) =>
+  const guest = (source: import("../../lib/checkout").CheckoutSource, extra: Partial<import("../../lib/checkout").PlaceOrderInput> = {}) =>
     checkout.placeOrder({
       buyer: { email: `d-${randomBytes(4).toString("hex")}@example.com` },
       source,
@@ -685,7 +685,7 @@ describe("checkout's payment reference (one charge per attempt, the same referen
     return lines;
   }
 
-  const place = (token: string, email: string, id: string, extra: Partial<import("../../lib/orders/checkout").PlaceOrderInput> = {}) =>
+  const place = (token: string, email: string, id: string, extra: Partial<import("../../lib/checkout").PlaceOrderInput> = {}) =>
     checkout.placeOrder({
       buyer: { email },
       source: { lines: [{ listing_id: id, quantity: 1 }] },

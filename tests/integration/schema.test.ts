@@ -39,6 +39,7 @@ describe("schema.prisma matches the migrated database", () => {
     "oAuthRecord",
     "agentConnection",
     "paymentAttempt",
+    "checkoutSession",
   ] as const;
 
   it.each(models)("%s: findFirst selects every column", async (model) => {

@@ -8,7 +8,7 @@ import { CART_COOKIE } from "@/lib/cart/cookie";
 import { newToken } from "@/lib/cart/token";
 import { formatCents } from "@/lib/catalog/money";
 import { ADDRESS_LIMITS } from "@/lib/orders/address";
-import { quoteCheckout, type Quote, type QuoteChange } from "@/lib/orders/checkout";
+import { quoteCheckout, type Quote, type QuoteChange } from "@/lib/checkout";
 import { CONDITION_LABELS } from "@/lib/schemas/catalog";
 import type { FormFlash } from "@/lib/seller/dashboard/flash";
 import { cartOwnerOf } from "../_lib/cart-owner";

@@ -3,7 +3,7 @@ import { randomBytes } from "node:crypto";
 import { publicBaseUrl } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { ADDRESS_LIMITS } from "@/lib/orders/address";
-import type { ExplicitLine } from "@/lib/orders/checkout";
+import type { ExplicitLine } from "@/lib/checkout";
 import { decodeFlash, encodeFlash, type FormFlash } from "@/lib/seller/dashboard/flash";
 
 /**

@@ -1,7 +1,7 @@
 import { CART_COOKIE } from "@/lib/cart/cookie";
 import { AppError } from "@/lib/errors";
 import { formRoute } from "@/lib/http/form";
-import { placeOrder } from "@/lib/orders/checkout";
+import { placeOrder } from "@/lib/checkout";
 import { cartOwnerOf } from "../../_lib/cart-owner";
 import { checkoutTokenOf, expectedLinesOf, expectedTotalOf, refusedCheckout, seeOther } from "../_lib/form";
 

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { getSessionUser } from "@/lib/auth/session";
 import { formatCents } from "@/lib/catalog/money";
-import { orderForConfirmation } from "@/lib/orders/checkout";
+import { orderForConfirmation } from "@/lib/checkout";
 import { CONDITION_LABELS } from "@/lib/schemas/catalog";
 
 export const metadata: Metadata = { title: "Order placed", robots: { index: false } };

@@ -3,7 +3,9 @@ import { formatCents } from "@/lib/catalog/money";
 import { sendEmail } from "@/lib/email/send";
 import { logEvent } from "@/lib/log";
 import { CONDITION_LABELS } from "@/lib/schemas/catalog";
-import type { PlacedOrder } from "./checkout";
+import type { PlacedOrder } from "./types";
+
+// Step "announce", after commit: the confirmation e-mail to the buyer.
 
 /** The order's page for its buyer: the account's order page, or a guest's confirmation link. */
 export function orderPageUrl(placed: PlacedOrder): string {
