@@ -3,6 +3,7 @@ import { formatCents } from "@/lib/catalog/money";
 import { db, Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { parseShippingAddress, type AddressInput } from "@/lib/orders/address";
+import type { Db } from "@/lib/orders/common";
 import { ORDER_INCLUDE, type OrderRow } from "@/lib/orders/shape";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
 import { sendOrderConfirmation } from "./announce";
@@ -188,9 +189,14 @@ function checkExpectedTotal(expected: number | undefined): void {
   }
 }
 
-async function addressFor(given: AddressInput | ShippingAddressData | null | undefined, userId: string | null, parse: boolean): Promise<ShippingAddressData> {
+async function addressFor(
+  given: AddressInput | ShippingAddressData | null | undefined,
+  userId: string | null,
+  parse: boolean,
+  client: Db = db(),
+): Promise<ShippingAddressData> {
   if (given) return parse ? parseShippingAddress(given) : (given as ShippingAddressData);
-  const address = userId ? await defaultAddress(userId) : null;
+  const address = userId ? await defaultAddress(userId, client) : null;
   if (!address) {
     throw new AppError(
       "shipping_address_missing",
@@ -255,19 +261,20 @@ async function openOneShotSession(tx: Tx, input: PlaceOrderInput, buyer: { userI
   // The cart is locked when the lines are read (completeLocked), after the holder's lock: every
   // checkout takes its locks in one order (session, holder, cart, offers).
   const values = await newSessionValues(tx, { ...input, agentGrantId: input.agent?.grantId, payment: input.cardNumber !== undefined ? "card" : "saved" }, buyer, false);
-  const expiresAt = new Date(Date.now() + SESSION_TTL_MS);
+  const now = new Date();
+  const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
   const lines = values.lines === null ? null : JSON.stringify(values.lines);
   const made = await tx.$executeRaw`
-    INSERT INTO checkout_sessions (token, placed_via, user_id, email, agent_grant_id, source, cart_id, lines, payment, expires_at)
+    INSERT INTO checkout_sessions (token, placed_via, user_id, email, agent_grant_id, source, cart_id, lines, payment, expires_at, created_at, updated_at)
     VALUES (${input.checkoutToken}, ${values.placedVia}::order_placed_via, ${values.userId}::uuid, ${values.email}, ${values.agentGrantId},
-            ${values.source}, ${values.cartId}::uuid, ${lines}::jsonb, ${values.payment}, ${expiresAt})
+            ${values.source}, ${values.cartId}::uuid, ${lines}::jsonb, ${values.payment}, ${expiresAt}, ${now}, ${now})
     ON CONFLICT (token) DO NOTHING`;
   if (made === 0) {
     // An earlier attempt of this token (declined, or refused) left it open: this attempt's choices hold.
     await tx.$executeRaw`
       UPDATE checkout_sessions SET placed_via = ${values.placedVia}::order_placed_via, user_id = ${values.userId}::uuid, email = ${values.email},
         agent_grant_id = ${values.agentGrantId}, source = ${values.source}, cart_id = ${values.cartId}::uuid, lines = ${lines}::jsonb,
-        payment = ${values.payment}, expires_at = ${expiresAt}, updated_at = now()
+        payment = ${values.payment}, expires_at = ${expiresAt}, updated_at = ${now}
       WHERE token = ${input.checkoutToken} AND status = 'open'`;
   }
   const session = (await readSession(tx, { token: input.checkoutToken }, true))!;
@@ -311,8 +318,10 @@ export async function completeCheckoutSession(id: unknown, viewer: SessionViewer
         throw new AppError("parameter_missing", "Give the buyer's e-mail address: the confirmation is sent there.", "buyer.email");
       }
       const buyer = session.user_id ? await resolveBuyer({ userId: session.user_id }, tx) : { userId: null, email: session.email! };
-      const address = await addressFor(session.shipping_address, buyer.userId, false);
-      const payer = session.payment === "card" || input.cardNumber !== undefined ? cardPayer(input.cardNumber) : await savedPayer(buyer.userId);
+      // Inside the transaction, every read goes through it: a second connection per checkout would
+      // starve the pool under a burst.
+      const address = await addressFor(session.shipping_address, buyer.userId, false, tx);
+      const payer = session.payment === "card" || input.cardNumber !== undefined ? cardPayer(input.cardNumber) : await savedPayer(buyer.userId, tx);
       const row = await completeLocked(tx, session, { buyer, address, payer, agent: input.agent ?? null, expectedTotalCents: input.expectedTotalCents }, onAttempt);
       return { row, replayed: false, stores: row.quote.stores };
     },

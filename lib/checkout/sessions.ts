@@ -168,13 +168,16 @@ export async function newSessionValues(executor: Executor, input: NewSession, bu
 export async function createCheckoutSession(input: NewSession): Promise<CheckoutSessionView> {
   const buyer = await resolveBuyer(input.buyer);
   const values = await newSessionValues(db(), input, buyer, false);
+  const now = new Date();
   const created = await db().checkoutSession.create({
     data: {
       ...values,
       lines: values.lines ?? Prisma.DbNull,
       shippingAddress: values.shippingAddress ? (values.shippingAddress as unknown as Prisma.InputJsonObject) : Prisma.DbNull,
       token: newSessionToken(),
-      expiresAt: new Date(Date.now() + SESSION_TTL_MS),
+      createdAt: now,
+      updatedAt: now,
+      expiresAt: new Date(now.getTime() + SESSION_TTL_MS),
     },
     select: { id: true },
   });
