@@ -9,7 +9,7 @@ import type { ShippingAddressData } from "@/lib/schemas/orders";
 import { sendOrderConfirmation } from "./announce";
 import { cardPayer, charge, endAttempt, savedPayer, type Attempt, type Payer } from "./charge";
 import { openAgentGate } from "./limits";
-import { checkExplicitLines, sameLines, sourceLines } from "./lines";
+import { cartOwnerWhere, checkExplicitLines, sameLines, sourceLines } from "./lines";
 import { writeOrder } from "./orders";
 import { describePlaced } from "./placed";
 import { lineRefusal, priceLines, type Quote, type QuoteStore } from "./price";
@@ -20,6 +20,7 @@ import {
   newSessionValues,
   readSession,
   resolveBuyer,
+  SESSION_COLUMNS,
   sessionLines,
   sessionOf,
   SESSION_TTL_MS,
@@ -101,10 +102,10 @@ async function completeLocked(tx: Tx, session: SessionRow, attempt: Attempting, 
     taken,
     cartId: session.source === "cart" ? session.cart_id : null,
   });
-  await tx.checkoutSession.update({
-    where: { id: session.id },
-    data: { status: "completed", completedAt: row.createdAt, shippingAddress: attempt.address as unknown as Prisma.InputJsonObject },
-  });
+  await tx.$executeRaw`
+    UPDATE checkout_sessions SET status = 'completed', completed_at = ${row.createdAt}, updated_at = ${row.createdAt},
+      shipping_address = ${JSON.stringify(attempt.address)}::jsonb
+    WHERE id = ${session.id}::uuid`;
   return { ...row, quote };
 }
 
@@ -258,25 +259,30 @@ function tokenOfAnother(): AppError {
  * address), or the one an earlier attempt of the token left open, brought up to this attempt.
  */
 async function openOneShotSession(tx: Tx, input: PlaceOrderInput, buyer: { userId: string | null; email: string }): Promise<SessionRow> {
-  // The cart is locked when the lines are read (completeLocked), after the holder's lock: every
-  // checkout takes its locks in one order (session, holder, cart, offers).
-  const values = await newSessionValues(tx, { ...input, agentGrantId: input.agent?.grantId, payment: input.cardNumber !== undefined ? "card" : "saved" }, buyer, false);
+  const values = newSessionValues({ ...input, agentGrantId: input.agent?.grantId, payment: input.cardNumber !== undefined ? "card" : "saved" }, buyer);
+  // The cart's id is looked up in the same statement; the cart is locked when its lines are read
+  // (completeLocked), after the holder's lock: every checkout takes its locks in one order
+  // (session, holder, cart, offers).
+  const ownerWhere = values.cartOwner ? cartOwnerWhere(values.cartOwner) : null;
+  const cartId = ownerWhere ? Prisma.sql`(SELECT id FROM carts WHERE ${ownerWhere})` : Prisma.sql`NULL::uuid`;
+  const lines = values.lines === null ? null : JSON.stringify(values.lines);
   const now = new Date();
   const expiresAt = new Date(now.getTime() + SESSION_TTL_MS);
-  const lines = values.lines === null ? null : JSON.stringify(values.lines);
-  const made = await tx.$executeRaw`
+  // A new row is this transaction's alone until it commits (a concurrent attempt of the token
+  // waits on the unique index): no lock to take.
+  const [made] = await tx.$queryRaw<SessionRow[]>`
     INSERT INTO checkout_sessions (token, placed_via, user_id, email, agent_grant_id, source, cart_id, lines, payment, expires_at, created_at, updated_at)
     VALUES (${input.checkoutToken}, ${values.placedVia}::order_placed_via, ${values.userId}::uuid, ${values.email}, ${values.agentGrantId},
-            ${values.source}, ${values.cartId}::uuid, ${lines}::jsonb, ${values.payment}, ${expiresAt}, ${now}, ${now})
-    ON CONFLICT (token) DO NOTHING`;
-  if (made === 0) {
-    // An earlier attempt of this token (declined, or refused) left it open: this attempt's choices hold.
-    await tx.$executeRaw`
-      UPDATE checkout_sessions SET placed_via = ${values.placedVia}::order_placed_via, user_id = ${values.userId}::uuid, email = ${values.email},
-        agent_grant_id = ${values.agentGrantId}, source = ${values.source}, cart_id = ${values.cartId}::uuid, lines = ${lines}::jsonb,
-        payment = ${values.payment}, expires_at = ${expiresAt}, updated_at = ${now}
-      WHERE token = ${input.checkoutToken} AND status = 'open'`;
-  }
+            ${values.source}, ${cartId}, ${lines}::jsonb, ${values.payment}, ${expiresAt}, ${now}, ${now})
+    ON CONFLICT (token) DO NOTHING
+    RETURNING ${SESSION_COLUMNS}`;
+  if (made) return made;
+  // An earlier attempt of this token (declined, or refused) left it open: this attempt's choices hold.
+  await tx.$executeRaw`
+    UPDATE checkout_sessions SET placed_via = ${values.placedVia}::order_placed_via, user_id = ${values.userId}::uuid, email = ${values.email},
+      agent_grant_id = ${values.agentGrantId}, source = ${values.source}, cart_id = ${cartId}, lines = ${lines}::jsonb,
+      payment = ${values.payment}, expires_at = ${expiresAt}, updated_at = ${now}
+    WHERE token = ${input.checkoutToken} AND status = 'open'`;
   const session = (await readSession(tx, { token: input.checkoutToken }, true))!;
   if (session.status === "canceled" || (session.status === "open" && session.user_id !== values.userId)) throw tokenOfAnother();
   return session;
@@ -337,6 +343,6 @@ export async function completeCheckoutSession(id: unknown, viewer: SessionViewer
  * /checkout page shows it before "Place order".)
  */
 export async function quoteCheckout(source: CheckoutSource, options: { country?: string } = {}): Promise<Quote> {
-  const { lines } = await sourceLines(db(), source, false);
+  const { lines } = await sourceLines(db(), source);
   return priceLines(db(), lines, (options.country ?? "US").toUpperCase());
 }

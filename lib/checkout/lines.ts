@@ -35,28 +35,38 @@ export function checkExplicitLines(lines: ReadonlyArray<ExplicitLine>): SourceLi
   });
 }
 
-/** The cart's id of an owner, locked when `lock`; null when the owner has no cart. */
-export async function cartIdOf(executor: Executor, owner: CartOwner, lock: boolean): Promise<string | null> {
+/** The SQL condition naming an owner's cart row; null for a token that cannot be one. */
+export function cartOwnerWhere(owner: CartOwner): Prisma.Sql | null {
   if ("token" in owner && !isToken(owner.token)) return null;
-  const where = "userId" in owner ? Prisma.sql`user_id = ${owner.userId}::uuid` : Prisma.sql`token_hash = ${tokenHash(owner.token)}`;
-  const [cart] = await executor.$queryRaw<Array<{ id: string }>>`
-    SELECT id::text AS id FROM carts WHERE ${where} ${lock ? Prisma.sql`FOR UPDATE` : Prisma.empty}`;
+  return "userId" in owner ? Prisma.sql`user_id = ${owner.userId}::uuid` : Prisma.sql`token_hash = ${tokenHash(owner.token)}`;
+}
+
+/** The cart's id of an owner; null when the owner has no cart. */
+export async function cartIdOf(executor: Executor, owner: CartOwner): Promise<string | null> {
+  const where = cartOwnerWhere(owner);
+  if (!where) return null;
+  const [cart] = await executor.$queryRaw<Array<{ id: string }>>`SELECT id::text AS id FROM carts WHERE ${where}`;
   return cart?.id ?? null;
 }
 
-/** A cart's lines, oldest first as the cart shows them; locks the cart row when `lock`. */
+/** A cart's lines, oldest first as the cart shows them; the cart row locked first when `lock` (one statement). */
 export async function cartLines(executor: Executor, cartId: string | null, lock: boolean): Promise<SourceLine[]> {
   if (!cartId) return [];
-  if (lock) await executor.$queryRaw`SELECT id FROM carts WHERE id = ${cartId}::uuid FOR UPDATE`;
+  if (!lock) {
+    return executor.$queryRaw<SourceLine[]>`
+      SELECT listing_id::text AS listing_id, quantity, price_cents AS seen_price_cents
+      FROM cart_lines WHERE cart_id = ${cartId}::uuid ORDER BY added_at, listing_id`;
+  }
   return executor.$queryRaw<SourceLine[]>`
-    SELECT listing_id::text AS listing_id, quantity, price_cents AS seen_price_cents
-    FROM cart_lines WHERE cart_id = ${cartId}::uuid ORDER BY added_at, listing_id`;
+    WITH locked AS (SELECT id FROM carts WHERE id = ${cartId}::uuid FOR UPDATE)
+    SELECT cl.listing_id::text AS listing_id, cl.quantity, cl.price_cents AS seen_price_cents
+    FROM cart_lines cl JOIN locked ON locked.id = cl.cart_id ORDER BY cl.added_at, cl.listing_id`;
 }
 
-/** The source's cart (if any) and its lines as they stand now; locks the cart row when `lock`. */
-export async function sourceLines(executor: Executor, source: CheckoutSource, lock: boolean): Promise<{ cartId: string | null; lines: SourceLine[] }> {
+/** The source's cart (if any) and its lines as they stand now (nothing locked). */
+export async function sourceLines(executor: Executor, source: CheckoutSource): Promise<{ cartId: string | null; lines: SourceLine[] }> {
   if ("lines" in source) return { cartId: null, lines: checkExplicitLines(source.lines) };
-  const cartId = await cartIdOf(executor, source.cart, lock);
+  const cartId = await cartIdOf(executor, source.cart);
   return { cartId, lines: await cartLines(executor, cartId, false) };
 }
 

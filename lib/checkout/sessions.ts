@@ -83,7 +83,8 @@ export interface SessionRow {
   updated_at: Date;
 }
 
-const SESSION_COLUMNS = Prisma.sql`id::text AS id, token, placed_via::text AS placed_via, user_id::text AS user_id, email,
+/** The columns of a SessionRow, for SELECT and RETURNING. */
+export const SESSION_COLUMNS = Prisma.sql`id::text AS id, token, placed_via::text AS placed_via, user_id::text AS user_id, email,
   agent_grant_id, source, cart_id::text AS cart_id, lines, shipping_address, payment, status, cancel_reason,
   expires_at, completed_at, created_at, updated_at`;
 
@@ -147,17 +148,16 @@ export interface NewSession {
   payment?: SessionPayment;
 }
 
-/** The row values of a new session; the cart (if any) is looked up with `executor`, locked when `lock`. */
-export async function newSessionValues(executor: Executor, input: NewSession, buyer: { userId: string | null; email: string }, lock: boolean) {
+/** The row values of a new session (a cart source names its owner; the cart's id is looked up by the caller). */
+export function newSessionValues(input: NewSession, buyer: { userId: string | null; email: string }) {
   const lines = "lines" in input.source ? checkExplicitLines(input.source.lines).map(({ listing_id, quantity }) => ({ listing_id, quantity })) : null;
-  const cartId = "cart" in input.source ? await cartIdOf(executor, input.source.cart, lock) : null;
   return {
     placedVia: input.placedVia,
     userId: buyer.userId,
     email: buyer.userId ? null : buyer.email,
     agentGrantId: input.agentGrantId ?? null,
     source: lines ? "lines" : "cart",
-    cartId,
+    cartOwner: "cart" in input.source ? input.source.cart : null,
     lines,
     shippingAddress: input.shippingAddress ? parseShippingAddress(input.shippingAddress) : null,
     payment: input.payment ?? (buyer.userId ? "saved" : null),
@@ -167,11 +167,13 @@ export async function newSessionValues(executor: Executor, input: NewSession, bu
 /** Creates an open session (6 hours to complete it) and answers it as its doors read it. */
 export async function createCheckoutSession(input: NewSession): Promise<CheckoutSessionView> {
   const buyer = await resolveBuyer(input.buyer);
-  const values = await newSessionValues(db(), input, buyer, false);
+  const { cartOwner, ...values } = newSessionValues(input, buyer);
+  const cartId = cartOwner ? await cartIdOf(db(), cartOwner) : null;
   const now = new Date();
   const created = await db().checkoutSession.create({
     data: {
       ...values,
+      cartId,
       lines: values.lines ?? Prisma.DbNull,
       shippingAddress: values.shippingAddress ? (values.shippingAddress as unknown as Prisma.InputJsonObject) : Prisma.DbNull,
       token: newSessionToken(),
