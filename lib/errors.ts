@@ -113,6 +113,7 @@ export const ERROR_TABLE = {
   payment_declined: { status: 402, type: "payment_error", description: "The payment method was declined; nothing was placed and no stock was taken." },
   shipping_address_missing: { status: 400, type: "invalid_request_error", description: "The account has no default shipping address; its holder sets one on /account." },
   payment_method_missing: { status: 400, type: "invalid_request_error", description: "The account has no default payment method; its holder sets one on /account." },
+  ucp_version_unsupported: { status: 400, type: "invalid_request_error", description: "The UCP-Agent's version is newer than the UCP release this business implements (2026-01-11)." },
   checkout_session_not_found: { status: 404, type: "not_found_error", description: "No checkout session of this caller has that id." },
   checkout_session_closed: {
     status: 409,

@@ -108,9 +108,10 @@ export async function charge(
 export async function endAttempt(checkoutToken: string, attempt: Attempt): Promise<void> {
   if (attempt.outcome === "approved") {
     // A commit can succeed and still be reported as failed (its connection lost on the way back):
-    // then the order exists and the charge pays it.
+    // then the order exists and the charge pays it (orders split by store carry no token of their
+    // own: their session does).
     const placed = await db()
-      .order.findFirst({ where: { checkoutToken, paymentRef: attempt.chargeRef }, select: { id: true } })
+      .order.findFirst({ where: { paymentRef: attempt.chargeRef, OR: [{ checkoutToken }, { checkoutSession: { token: checkoutToken } }] }, select: { id: true } })
       .catch(() => null);
     if (placed) return;
   }

@@ -10,8 +10,8 @@ import { sendOrderConfirmation } from "./announce";
 import { cardPayer, charge, endAttempt, savedPayer, type Attempt, type Payer } from "./charge";
 import { openAgentGate } from "./limits";
 import { cartOwnerWhere, checkExplicitLines, sameLines, sourceLines } from "./lines";
-import { writeOrder } from "./orders";
-import { describePlaced } from "./placed";
+import { writeOrders } from "./orders";
+import { byFirstLine, describePlaced } from "./placed";
 import { lineRefusal, priceLines, type Quote, type QuoteStore } from "./price";
 import { lockOffers, takeStock } from "./stock";
 import {
@@ -54,7 +54,8 @@ interface Attempting {
 }
 
 interface Completed {
-  row: OrderRow;
+  /** One order, or one per store for a session that splits by store. */
+  rows: OrderRow[];
   replayed: boolean;
   stores: QuoteStore[] | null;
 }
@@ -63,7 +64,7 @@ interface Completed {
 const TX_OPTIONS = { maxWait: 30_000, timeout: 20_000 };
 
 /** Steps 2 to 6 on a locked open session. `onAttempt` hears the charge's answer. */
-async function completeLocked(tx: Tx, session: SessionRow, attempt: Attempting, onAttempt: (a: Attempt) => void): Promise<OrderRow & { quote: Quote }> {
+async function completeLocked(tx: Tx, session: SessionRow, attempt: Attempting, onAttempt: (a: Attempt) => void): Promise<{ rows: OrderRow[]; quote: Quote }> {
   const gate = attempt.agent ? await openAgentGate(tx, attempt.buyer.userId!) : null;
 
   const lines = await sessionLines(tx, session, true);
@@ -90,7 +91,7 @@ async function completeLocked(tx: Tx, session: SessionRow, attempt: Attempting, 
 
   const taken = await takeStock(tx, quote.lines);
   const charged = await charge(tx, attempt.payer, { checkoutToken: session.token, amountCents: quote.total_cents, currency: quote.currency }, onAttempt);
-  const row = await writeOrder(tx, {
+  const rows = await writeOrders(tx, {
     sessionId: session.id,
     checkoutToken: session.token,
     buyer: attempt.buyer,
@@ -101,12 +102,13 @@ async function completeLocked(tx: Tx, session: SessionRow, attempt: Attempting, 
     charged,
     taken,
     cartId: session.source === "cart" ? session.cart_id : null,
-  });
+  }, session.split_by_store);
+  const completedAt = rows[0]!.createdAt;
   await tx.$executeRaw`
-    UPDATE checkout_sessions SET status = 'completed', completed_at = ${row.createdAt}, updated_at = ${row.createdAt},
+    UPDATE checkout_sessions SET status = 'completed', completed_at = ${completedAt}, updated_at = ${completedAt},
       shipping_address = ${JSON.stringify(attempt.address)}::jsonb
     WHERE id = ${session.id}::uuid`;
-  return { ...row, quote };
+  return { rows, quote };
 }
 
 /**
@@ -125,9 +127,13 @@ async function inCheckoutTransaction<T>(checkoutToken: () => string | null, body
   }
 }
 
-async function announced(result: Completed): Promise<PlacedOrder> {
-  const placed = await describePlaced(result.row, result.replayed, result.stores);
-  if (!result.replayed) await sendOrderConfirmation(placed);
+async function announced(result: Completed): Promise<PlacedOrder[]> {
+  const placed: PlacedOrder[] = [];
+  for (const row of result.rows) {
+    const one = await describePlaced(row, result.replayed, result.stores);
+    if (!result.replayed) await sendOrderConfirmation(one);
+    placed.push(one);
+  }
   return placed;
 }
 
@@ -234,20 +240,21 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
       const existing = await tx.order.findUnique({ where: { checkoutToken: token }, include: ORDER_INCLUDE });
       if (existing) {
         if (existing.userId !== buyer.userId || (!buyer.userId && existing.email !== buyer.email)) throw tokenOfAnother();
-        return { row: existing, replayed: true, stores: null };
+        return { rows: [existing], replayed: true, stores: null };
       }
       const session = await openOneShotSession(tx, input, buyer);
       if (session.status === "completed") {
         // A concurrent attempt of this token completed it while this one waited for its lock.
         const placed = await tx.order.findUnique({ where: { checkoutToken: token }, include: ORDER_INCLUDE });
         if (!placed || placed.userId !== buyer.userId || (!buyer.userId && placed.email !== buyer.email)) throw tokenOfAnother();
-        return { row: placed, replayed: true, stores: null };
+        return { rows: [placed], replayed: true, stores: null };
       }
-      const row = await completeLocked(tx, session, { buyer, address, payer, agent: input.agent ?? null, expectedTotalCents: input.expectedTotalCents, expectedLines: input.expectedLines }, onAttempt);
-      return { row, replayed: false, stores: row.quote.stores };
+      const done = await completeLocked(tx, session, { buyer, address, payer, agent: input.agent ?? null, expectedTotalCents: input.expectedTotalCents, expectedLines: input.expectedLines }, onAttempt);
+      return { rows: done.rows, replayed: false, stores: done.quote.stores };
     },
   );
-  return announced(result);
+  // A one-shot session never splits by store: one order.
+  return (await announced(result))[0]!;
 }
 
 function tokenOfAnother(): AppError {
@@ -305,7 +312,7 @@ export interface CompleteInput {
  * `checkout_session_closed`. Each refusal is the one-shot doors' own (the first requirement left,
  * in their order), and leaves the session open.
  */
-export async function completeCheckoutSession(id: unknown, viewer: SessionViewer, input: CompleteInput = {}): Promise<{ session: CheckoutSessionView; placed: PlacedOrder }> {
+export async function completeCheckoutSession(id: unknown, viewer: SessionViewer, input: CompleteInput = {}): Promise<{ session: CheckoutSessionView; placed: PlacedOrder[] }> {
   checkExpectedTotal(input.expectedTotalCents);
   let token: string | null = null;
   const result = await inCheckoutTransaction<Completed>(
@@ -314,8 +321,8 @@ export async function completeCheckoutSession(id: unknown, viewer: SessionViewer
       const session = await sessionOf(tx, id, viewer, true);
       token = session.token;
       if (session.status === "completed") {
-        const row = await tx.order.findFirstOrThrow({ where: { checkoutSessionId: session.id }, include: ORDER_INCLUDE });
-        return { row, replayed: true, stores: null };
+        const rows = byFirstLine(await tx.order.findMany({ where: { checkoutSessionId: session.id }, include: ORDER_INCLUDE }));
+        return { rows, replayed: true, stores: null };
       }
       assertOpen(session);
       if (session.placed_via === "agent" && !input.agent) throw new AppError("parameter_invalid", "An agent's checkout session is completed by an agent.", "agent");
@@ -328,8 +335,8 @@ export async function completeCheckoutSession(id: unknown, viewer: SessionViewer
       // starve the pool under a burst.
       const address = await addressFor(session.shipping_address, buyer.userId, false, tx);
       const payer = session.payment === "card" || input.cardNumber !== undefined ? cardPayer(input.cardNumber) : await savedPayer(buyer.userId, tx);
-      const row = await completeLocked(tx, session, { buyer, address, payer, agent: input.agent ?? null, expectedTotalCents: input.expectedTotalCents }, onAttempt);
-      return { row, replayed: false, stores: row.quote.stores };
+      const done = await completeLocked(tx, session, { buyer, address, payer, agent: input.agent ?? null, expectedTotalCents: input.expectedTotalCents }, onAttempt);
+      return { rows: done.rows, replayed: false, stores: done.quote.stores };
     },
   );
   const placed = await announced(result);

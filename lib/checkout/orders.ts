@@ -2,18 +2,21 @@ import type { Prisma } from "@/lib/db";
 import type { OrderRow } from "@/lib/orders/shape";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
 import type { Charged } from "./charge";
-import type { Quote } from "./price";
+import type { Quote, QuoteStore } from "./price";
 import { adjustmentsOf, type Taken } from "./stock";
 import type { Tx } from "./types";
 
 /**
  * Step "write the orders": the order with each store's part, its lines as they are now and a
  * `placed` event, the stock adjustments of what was taken, and the bought lines out of the cart.
+ * A session that splits by store (the commerce protocols' checkouts) writes one order per store
+ * instead, each with its own lines, shipping and total, all paid by the one charge.
  */
 
 export interface OrderToWrite {
   sessionId: string;
-  checkoutToken: string;
+  /** The one-shot doors' token (a repeat answers the order); null on orders split by store. */
+  checkoutToken: string | null;
   buyer: { userId: string | null; email: string };
   placedVia: "storefront" | "agent";
   agentGrantId: string | null;
@@ -25,7 +28,31 @@ export interface OrderToWrite {
   cartId: string | null;
 }
 
-export async function writeOrder(tx: Tx, input: OrderToWrite): Promise<OrderRow> {
+/** One order for the whole quote, or (`splitByStore`) one per store, in the quote's store order. */
+export async function writeOrders(tx: Tx, input: OrderToWrite, splitByStore: boolean): Promise<OrderRow[]> {
+  if (!splitByStore) return [await writeOrder(tx, input)];
+  const rows: OrderRow[] = [];
+  for (const store of input.quote.stores) {
+    const listings = new Set(store.lines.map((l) => l.listing_id));
+    rows.push(await writeOrder(tx, { ...input, checkoutToken: null, quote: storeQuote(input.quote, store), taken: input.taken.filter((t) => listings.has(t.listing_id)) }));
+  }
+  return rows;
+}
+
+/** The part of a quote one store sells: its lines, its subtotal and shipping, their total. */
+export function storeQuote(quote: Quote, store: QuoteStore): Quote {
+  return {
+    ...quote,
+    lines: store.lines,
+    stores: [store],
+    subtotal_cents: store.subtotal_cents,
+    shipping_cents: store.shipping_cents,
+    total_cents: store.subtotal_cents + store.shipping_cents,
+    changes: [],
+  };
+}
+
+async function writeOrder(tx: Tx, input: OrderToWrite): Promise<OrderRow> {
   const { quote } = input;
   const order = await tx.order.create({
     data: {

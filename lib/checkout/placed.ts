@@ -6,6 +6,12 @@ import type { PlacedOrder } from "./types";
 
 const firstPosition = (part: OrderRow["parts"][number]) => Math.min(...part.lines.map((l) => l.position));
 
+/** A session's orders in the order of their first line (orders written together share a creation time). */
+export function byFirstLine<T extends OrderRow>(rows: T[]): T[] {
+  const first = (row: OrderRow) => Math.min(...row.parts.flatMap((p) => p.lines.map((l) => l.position)));
+  return [...rows].sort((a, b) => first(a) - first(b));
+}
+
 /** A store's id, slug and name, when the caller already has them (right after placing). */
 export interface KnownStore {
   store_id: string;

@@ -5,12 +5,13 @@ import { normaliseEmail } from "@/lib/accounts/users";
 import { agentSpendThisMonth, getAgentSettings } from "@/lib/agents/settings";
 import { db, Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { isUuid } from "@/lib/orders/common";
+import { isUuid, type Db } from "@/lib/orders/common";
 import { parseShippingAddress, type AddressInput } from "@/lib/orders/address";
 import { ORDER_INCLUDE, toOrder } from "@/lib/orders/shape";
 import type { OrderData, ShippingAddressData } from "@/lib/schemas/orders";
 import { getSetting } from "@/lib/settings";
 import { cartIdOf, cartLines, checkExplicitLines, type SourceLine } from "./lines";
+import { byFirstLine } from "./placed";
 import { priceLines, quoteOfOrders, type Quote } from "./price";
 import { openStatus, requirementsOf, type AgentStanding, type Requirement, type SessionStatus } from "./requirements";
 import type { Buyer, CheckoutSource, Executor, ExplicitLine, Tx } from "./types";
@@ -75,6 +76,8 @@ export interface SessionRow {
   lines: ExplicitLine[] | null;
   shipping_address: ShippingAddressData | null;
   payment: SessionPayment | null;
+  /** Completes into one order per store (the commerce protocols' checkouts), else one order. */
+  split_by_store: boolean;
   status: "open" | "completed" | "canceled";
   cancel_reason: string | null;
   expires_at: Date;
@@ -85,7 +88,7 @@ export interface SessionRow {
 
 /** The columns of a SessionRow, for SELECT and RETURNING. */
 export const SESSION_COLUMNS = Prisma.sql`id::text AS id, token, placed_via::text AS placed_via, user_id::text AS user_id, email,
-  agent_grant_id, source, cart_id::text AS cart_id, lines, shipping_address, payment, status, cancel_reason,
+  agent_grant_id, source, cart_id::text AS cart_id, lines, shipping_address, payment, split_by_store, status, cancel_reason,
   expires_at, completed_at, created_at, updated_at`;
 
 /** The session, locked for the transaction when `lock`; `by` its id or its token. */
@@ -138,7 +141,8 @@ export function newSessionToken(): string {
 }
 
 export interface NewSession {
-  buyer: Buyer;
+  /** An account holder, a guest with an e-mail address, or a guest who gives one later (`{ email: null }`). */
+  buyer: Buyer | { email: null };
   source: CheckoutSource;
   placedVia: "storefront" | "agent";
   /** The agent's OAuth grant, for an agent's session. */
@@ -146,10 +150,12 @@ export interface NewSession {
   shippingAddress?: AddressInput;
   /** Default: the account's default method for a holder, none yet for a guest. */
   payment?: SessionPayment;
+  /** Complete into one order per store (default: one order with a part per store). */
+  splitByStore?: boolean;
 }
 
 /** The row values of a new session (a cart source names its owner; the cart's id is looked up by the caller). */
-export function newSessionValues(input: NewSession, buyer: { userId: string | null; email: string }) {
+export function newSessionValues(input: NewSession, buyer: { userId: string | null; email: string | null }) {
   const lines = "lines" in input.source ? checkExplicitLines(input.source.lines).map(({ listing_id, quantity }) => ({ listing_id, quantity })) : null;
   return {
     placedVia: input.placedVia,
@@ -161,16 +167,17 @@ export function newSessionValues(input: NewSession, buyer: { userId: string | nu
     lines,
     shippingAddress: input.shippingAddress ? parseShippingAddress(input.shippingAddress) : null,
     payment: input.payment ?? (buyer.userId ? "saved" : null),
+    splitByStore: input.splitByStore ?? false,
   } as const;
 }
 
 /** Creates an open session (6 hours to complete it) and answers it as its doors read it. */
-export async function createCheckoutSession(input: NewSession): Promise<CheckoutSessionView> {
-  const buyer = await resolveBuyer(input.buyer);
+export async function createCheckoutSession(input: NewSession, client: Db = db()): Promise<CheckoutSessionView> {
+  const buyer = "email" in input.buyer && input.buyer.email === null ? { userId: null, email: null } : await resolveBuyer(input.buyer as Buyer, client);
   const { cartOwner, ...values } = newSessionValues(input, buyer);
-  const cartId = cartOwner ? await cartIdOf(db(), cartOwner) : null;
+  const cartId = cartOwner ? await cartIdOf(client, cartOwner) : null;
   const now = new Date();
-  const created = await db().checkoutSession.create({
+  const created = await client.checkoutSession.create({
     data: {
       ...values,
       cartId,
@@ -183,11 +190,11 @@ export async function createCheckoutSession(input: NewSession): Promise<Checkout
     },
     select: { id: true },
   });
-  return getCheckoutSession(created.id, { userId: buyer.userId });
+  return getCheckoutSession(created.id, { userId: buyer.userId }, client);
 }
 
-export async function getCheckoutSession(id: unknown, viewer: SessionViewer): Promise<CheckoutSessionView> {
-  return viewSession(await sessionOf(db(), id, viewer, false));
+export async function getCheckoutSession(id: unknown, viewer: SessionViewer, client: Db = db()): Promise<CheckoutSessionView> {
+  return viewSession(await sessionOf(client, id, viewer, false), client);
 }
 
 export interface SessionChanges {
@@ -241,46 +248,54 @@ export async function sessionLines(executor: Executor, row: SessionRow, lock: bo
   return cartLines(executor, row.cart_id, lock);
 }
 
-async function agentStanding(userId: string): Promise<AgentStanding> {
-  if (!(await getSetting("agentic_checkout"))) return { marketplace: "off" };
-  const settings = await getAgentSettings(userId);
+async function storeNamesOf(client: Db, ids: string[]): Promise<Map<string, string>> {
+  const stores = await client.store.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
+  return new Map(stores.map((s) => [s.id, s.name]));
+}
+
+async function agentStanding(client: Db, userId: string): Promise<AgentStanding> {
+  if (!(await getSetting("agentic_checkout", client))) return { marketplace: "off" };
+  const settings = await getAgentSettings(userId, client);
   if (!settings.orders_enabled || settings.per_order_limit_cents === null || settings.monthly_limit_cents === null) return { marketplace: "on", holder: "off" };
   return {
     marketplace: "on",
     holder: "on",
     perOrderLimitCents: settings.per_order_limit_cents,
     monthlyLimitCents: settings.monthly_limit_cents,
-    spentCents: await agentSpendThisMonth(userId),
+    spentCents: await agentSpendThisMonth(userId, client),
   };
 }
 
-async function storeNamesOf(ids: string[]): Promise<Map<string, string>> {
-  const stores = await db().store.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
-  return new Map(stores.map((s) => [s.id, s.name]));
+export interface ViewOptions {
+  /**
+   * The country to quote shipping for when the session has no address yet (a door that knows
+   * only where the buyer is, such as a protocol's destination with a country alone).
+   */
+  country?: string;
 }
 
 /** The session as its doors read it: priced now while open, with every requirement left. */
-export async function viewSession(row: SessionRow): Promise<CheckoutSessionView> {
-  const orderRows = row.status === "completed" ? await db().order.findMany({ where: { checkoutSessionId: row.id }, include: ORDER_INCLUDE, orderBy: { createdAt: "asc" } }) : [];
-  const address = row.shipping_address ?? (row.user_id ? await defaultAddress(row.user_id) : null);
+export async function viewSession(row: SessionRow, client: Db = db(), options: ViewOptions = {}): Promise<CheckoutSessionView> {
+  const orderRows = row.status === "completed" ? byFirstLine(await client.order.findMany({ where: { checkoutSessionId: row.id }, include: ORDER_INCLUDE })) : [];
+  const address = row.shipping_address ?? (row.user_id ? await defaultAddress(row.user_id, client) : null);
   const open = row.status === "open" && !isExpired(row);
   const quote = orderRows.length
-    ? quoteOfOrders(orderRows, await storeNamesOf(orderRows.flatMap((o) => o.parts.map((p) => p.storeId))))
-    : await priceLines(db(), await sessionLines(db(), row, false), address?.country ?? "US");
+    ? quoteOfOrders(orderRows, await storeNamesOf(client, orderRows.flatMap((o) => o.parts.map((p) => p.storeId))))
+    : await priceLines(client, await sessionLines(client, row, false), address?.country ?? options.country ?? "US");
   let requirements: Requirement[] = [];
   if (open) {
-    const saved = row.payment === "saved" ? { kind: "saved" as const, available: row.user_id ? (await defaultPaymentMethod(row.user_id)) !== null : false } : null;
+    const saved = row.payment === "saved" ? { kind: "saved" as const, available: row.user_id ? (await defaultPaymentMethod(row.user_id, client)) !== null : false } : null;
     requirements = requirementsOf({
       quote,
       accountHolder: row.user_id !== null,
       email: row.email,
       hasShippingAddress: address !== null,
       payment: row.payment === "card" ? { kind: "card" } : saved,
-      agent: row.placed_via === "agent" && row.user_id ? await agentStanding(row.user_id) : null,
+      agent: row.placed_via === "agent" && row.user_id ? await agentStanding(client, row.user_id) : null,
     });
   }
   const status: SessionStatus = row.status === "open" ? (open ? openStatus(requirements) : "expired") : row.status;
-  const holderEmail = row.user_id ? (await db().user.findUnique({ where: { id: row.user_id }, select: { email: true } }))?.email ?? null : null;
+  const holderEmail = row.user_id ? ((await client.user.findUnique({ where: { id: row.user_id }, select: { email: true } }))?.email ?? null) : null;
   return {
     id: row.id,
     status,

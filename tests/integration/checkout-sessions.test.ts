@@ -200,7 +200,9 @@ describe("completing", () => {
 
     const charge = vi.spyOn(testProvider, "charge");
     try {
-      const { session: done, placed } = await checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD });
+      const { session: done, placed: orders } = await checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD });
+      const placed = orders[0]!;
+      expect(orders).toHaveLength(1);
       expect(charge).toHaveBeenCalledTimes(1);
       expect(charge.mock.calls[0]![0].amountCents).toBe(14_599);
       expect(placed.replayed).toBe(false);
@@ -223,13 +225,54 @@ describe("completing", () => {
 
       // Completing again answers the same order and charges nothing.
       const again = await checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD });
-      expect([again.placed.replayed, again.placed.order.number]).toEqual([true, placed.order.number]);
+      expect(again.placed.map((p) => [p.replayed, p.order.number])).toEqual([[true, placed.order.number]]);
       expect(charge).toHaveBeenCalledTimes(1);
       // A completed session cannot change or be canceled.
       for (const call of [() => checkout.updateCheckoutSession(session.id, GUEST, { payment: "card" }), () => checkout.cancelCheckoutSession(session.id, GUEST)]) {
         const err = await refusal(call());
         expect([err.code, err.status, err.type]).toEqual(["checkout_session_closed", 409, "state_error"]);
       }
+    } finally {
+      charge.mockRestore();
+    }
+  });
+
+  it("a session that splits by store: three orders, one per store, one charge, their totals adding up to the session's", async () => {
+    const rate = await template("fixture-store-b", 450);
+    const a = await listing("fixture-store-a", 1100, 10);
+    const b = await listing("fixture-store-b", 2200, 10, rate);
+    const c = await listing("harbor-electronics", 3300, 10);
+    const session = await checkout.createCheckoutSession({
+      buyer: { email: email() },
+      source: { lines: [{ listing_id: a, quantity: 1 }, { listing_id: b, quantity: 1 }, { listing_id: c, quantity: 2 }] },
+      placedVia: "storefront",
+      shippingAddress: ADDRESS,
+      payment: "card",
+      splitByStore: true,
+    });
+    const charge = vi.spyOn(testProvider, "charge");
+    try {
+      const { session: done, placed } = await checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD });
+      expect(charge).toHaveBeenCalledTimes(1);
+      expect(charge.mock.calls[0]![0].amountCents).toBe(session.quote.total_cents);
+      expect(placed.map((p) => [p.stores.map((s) => s.store_slug), p.order.total_cents])).toEqual([
+        [["fixture-store-a"], 1100],
+        [["fixture-store-b"], 2650],
+        [["harbor-electronics"], 6600],
+      ]);
+      expect(placed.reduce((sum, p) => sum + p.order.total_cents, 0)).toBe(session.quote.total_cents);
+      expect(done.orders.map((o) => o.id)).toEqual(placed.map((p) => p.order.id));
+      expect(done.quote.total_cents).toBe(session.quote.total_cents);
+      const rows = await query(`SELECT payment_ref, checkout_token FROM orders WHERE checkout_session_id = $1`, [session.id]);
+      expect(rows).toHaveLength(3);
+      expect(new Set(rows.map((r) => r.payment_ref)).size).toBe(1);
+      expect(rows.every((r) => r.checkout_token === null)).toBe(true);
+      expect([await quantityOf(a), await quantityOf(b), await quantityOf(c)]).toEqual([9, 9, 8]);
+      expect(await count(`SELECT count(*) FROM stock_adjustments WHERE listing_id = ANY($1::uuid[])`, [[a, b, c]])).toBe(3);
+
+      const again = await checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD });
+      expect(again.placed.map((p) => [p.replayed, p.order.id])).toEqual(placed.map((p) => [true, p.order.id]));
+      expect(charge).toHaveBeenCalledTimes(1);
     } finally {
       charge.mockRestore();
     }
@@ -246,7 +289,7 @@ describe("completing", () => {
     const bad = await refusal(checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: "1234" }));
     expect([bad.code, bad.param]).toEqual(["parameter_invalid", "card_number"]);
 
-    const { placed } = await checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD });
+    const placed = (await checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD })).placed[0]!;
     expect(placed.order.total_cents).toBe(3600);
     expect(await quantityOf(item)).toBe(2);
   });
@@ -257,7 +300,7 @@ describe("completing", () => {
     await query(`UPDATE listings SET price_cents = 1100 WHERE id = $1`, [item]);
     const err = await refusal(checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD, expectedTotalCents: session.quote.total_cents }));
     expect([err.code, err.extra]).toEqual(["total_changed", { total_cents: 1100 }]);
-    const { placed } = await checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD, expectedTotalCents: 1100 });
+    const placed = (await checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD, expectedTotalCents: 1100 })).placed[0]!;
     expect(placed.order.total_cents).toBe(1100);
   });
 
@@ -270,7 +313,7 @@ describe("completing", () => {
     const session = await checkout.createCheckoutSession({ buyer: { userId: id }, source: { cart: { userId: id } }, placedVia: "storefront" });
     expect(session.quote.lines.map((l) => l.listing_id)).toEqual([first]);
     await query(`INSERT INTO cart_lines (cart_id, listing_id, quantity, price_cents, added_at) VALUES ($1, $2, 2, 700, now() + interval '1 second')`, [cart.id, second]);
-    const { placed } = await checkout.completeCheckoutSession(session.id, { userId: id });
+    const placed = (await checkout.completeCheckoutSession(session.id, { userId: id })).placed[0]!;
     expect(placed.order.lines.map((l) => [l.listing_id, l.quantity])).toEqual([
       [first, 1],
       [second, 2],
@@ -284,8 +327,8 @@ describe("completing", () => {
     const charge = vi.spyOn(testProvider, "charge");
     try {
       const results = await Promise.all(Array.from({ length: 50 }, () => checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD })));
-      expect(new Set(results.map((r) => r.placed.order.number)).size).toBe(1);
-      expect(results.filter((r) => !r.placed.replayed)).toHaveLength(1);
+      expect(new Set(results.flatMap((r) => r.placed.map((p) => p.order.number))).size).toBe(1);
+      expect(results.filter((r) => !r.placed[0]!.replayed)).toHaveLength(1);
       expect(charge).toHaveBeenCalledTimes(1);
     } finally {
       charge.mockRestore();
@@ -384,7 +427,7 @@ describe("an agent's session is held to its holder's settings and limits", () =>
     const missingAgent = await refusal(checkout.completeCheckoutSession(session.id, { userId: id }));
     expect([missingAgent.code, missingAgent.param]).toEqual(["parameter_invalid", "agent"]);
 
-    const { placed } = await checkout.completeCheckoutSession(session.id, { userId: id }, { agent });
+    const placed = (await checkout.completeCheckoutSession(session.id, { userId: id }, { agent })).placed[0]!;
     expect(placed.order.placed_via).toBe("agent");
     expect((await query(`SELECT agent_grant_id FROM orders WHERE id = $1`, [placed.order.id]))[0].agent_grant_id).toBe(agent.grantId);
     await marketplace(false);
