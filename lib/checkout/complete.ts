@@ -325,7 +325,8 @@ export async function completeCheckoutSession(id: unknown, viewer: SessionViewer
         return { rows, replayed: true, stores: null };
       }
       assertOpen(session);
-      if (session.placed_via === "agent" && !input.agent) throw new AppError("parameter_invalid", "An agent's checkout session is completed by an agent.", "agent");
+      // A holder's agent session is held to the holder's agent settings: its agent must say who it is.
+      if (session.placed_via === "agent" && session.user_id && !input.agent) throw new AppError("parameter_invalid", "An agent's checkout session is completed by an agent.", "agent");
       if (session.placed_via !== "agent" && input.agent) throw new AppError("parameter_invalid", "Only an agent checkout names an agent.", "agent");
       if (!session.user_id && !session.email) {
         throw new AppError("parameter_missing", "Give the buyer's e-mail address: the confirmation is sent there.", "buyer.email");

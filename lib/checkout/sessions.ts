@@ -193,22 +193,25 @@ export async function createCheckoutSession(input: NewSession, client: Db = db()
   return getCheckoutSession(created.id, { userId: buyer.userId }, client);
 }
 
-export async function getCheckoutSession(id: unknown, viewer: SessionViewer, client: Db = db()): Promise<CheckoutSessionView> {
-  return viewSession(await sessionOf(client, id, viewer, false), client);
+export async function getCheckoutSession(id: unknown, viewer: SessionViewer, client: Db = db(), options: ViewOptions = {}): Promise<CheckoutSessionView> {
+  return viewSession(await sessionOf(client, id, viewer, false), client, options);
 }
 
 export interface SessionChanges {
   /** New lines given at once (the session no longer follows a cart). */
   lines?: ReadonlyArray<ExplicitLine>;
-  /** A guest's e-mail address. */
-  email?: string;
+  /** A guest's e-mail address (null takes it away). */
+  email?: string | null;
   /** A new shipping address; null takes it away (a holder's default applies again). */
   shippingAddress?: AddressInput | null;
   payment?: SessionPayment;
 }
 
-/** Changes an open session; 409 `checkout_session_closed` once it is completed, canceled or expired. */
-export async function updateCheckoutSession(id: unknown, viewer: SessionViewer, changes: SessionChanges): Promise<CheckoutSessionView> {
+/**
+ * Changes an open session; 409 `checkout_session_closed` once it is completed, canceled or
+ * expired. Inside `tx` when given (a door that writes its own state with it), else in its own.
+ */
+export async function updateCheckoutSession(id: unknown, viewer: SessionViewer, changes: SessionChanges, tx?: Tx): Promise<CheckoutSessionView> {
   const data: Prisma.CheckoutSessionUpdateInput = {};
   if (changes.lines !== undefined) {
     data.source = "lines";
@@ -219,8 +222,8 @@ export async function updateCheckoutSession(id: unknown, viewer: SessionViewer, 
     data.shippingAddress = changes.shippingAddress === null ? Prisma.DbNull : (parseShippingAddress(changes.shippingAddress) as unknown as Prisma.InputJsonObject);
   }
   if (changes.payment !== undefined) data.payment = changes.payment;
-  const email = changes.email !== undefined ? normaliseEmail(changes.email) : undefined;
-  await db().$transaction(async (tx) => {
+  const email = changes.email !== undefined && changes.email !== null ? normaliseEmail(changes.email) : changes.email;
+  return inTx(tx, async (tx) => {
     const row = await sessionOf(tx, id, viewer, true);
     assertOpen(row);
     if (email !== undefined) {
@@ -228,18 +231,22 @@ export async function updateCheckoutSession(id: unknown, viewer: SessionViewer, 
       data.email = email;
     }
     await tx.checkoutSession.update({ where: { id: row.id }, data });
+    return getCheckoutSession(id, viewer, tx);
   });
-  return getCheckoutSession(id, viewer);
 }
 
 /** Cancels an open session; 409 `checkout_session_closed` once it is completed, canceled or expired. */
-export async function cancelCheckoutSession(id: unknown, viewer: SessionViewer, reason = "canceled_by_buyer"): Promise<CheckoutSessionView> {
-  await db().$transaction(async (tx) => {
+export async function cancelCheckoutSession(id: unknown, viewer: SessionViewer, reason = "canceled_by_buyer", tx?: Tx): Promise<CheckoutSessionView> {
+  return inTx(tx, async (tx) => {
     const row = await sessionOf(tx, id, viewer, true);
     assertOpen(row);
     await tx.checkoutSession.update({ where: { id: row.id }, data: { status: "canceled", cancelReason: reason } });
+    return getCheckoutSession(id, viewer, tx);
   });
-  return getCheckoutSession(id, viewer);
+}
+
+function inTx<T>(tx: Tx | undefined, body: (tx: Tx) => Promise<T>): Promise<T> {
+  return tx ? body(tx) : db().$transaction(body);
 }
 
 /** The lines a session would buy now: its own, or its cart's as the cart stands. */

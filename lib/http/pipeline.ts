@@ -36,6 +36,11 @@ export interface RequestCtx {
   tx?: Prisma.TransactionClient;
   /** Set by the cache policy: the response is shared-cacheable and revalidates by ETag. */
   cache?: CachePolicy;
+  /**
+   * Set by a commerce protocol's caller policy: the platform calling (its profile URL and version
+   * as its header says) and the key its idempotency records and rate-limit bucket are kept under.
+   */
+  platform?: { key: string; profile: string | null; version: string | null };
   /** The error code of an answer that is still a success on the wire (an MCP tool error). */
   failure?: string;
 }

@@ -151,6 +151,14 @@ const OTHER_ROUTES: Record<string, string> = {
   "/api/health": "health (it reads no input: GET, and 405 for other methods)",
   "/api/agent/mcp": "fuzz-mcp",
   "/api/auth/[...nextauth]": "fuzz-oauth-forms (NextAuth: the storefront's sign-in goes through /signin/*)",
+  "/api/ucp/checkout-sessions": "fuzz-ucp",
+  "/api/ucp/checkout-sessions/[id]": "fuzz-ucp",
+  "/api/ucp/checkout-sessions/[id]/complete": "fuzz-ucp",
+  "/api/ucp/checkout-sessions/[id]/cancel": "fuzz-ucp",
+  "/api/ucp/orders/[id]": "fuzz-ucp",
+  "/api/ucp/[[...path]]": "fuzz-ucp (junk paths)",
+  "/api/ucp/handlers/test-card": "ucp-conformance/protocol (a static document: GET, 405 otherwise)",
+  "/api/ucp/handlers/test-card/config.json": "ucp-conformance/protocol (a static document: GET, 405 otherwise)",
 };
 
 describe("route coverage", () => {

@@ -21,7 +21,7 @@ export const idempotency: Policy = async (ctx, next) => {
   if (key === null) return next();
   const tx = ctx.tx;
   if (!tx) throw new Error("idempotency needs the transaction policy before it");
-  const { owner, method, path, requestHash } = describeRequest(ctx, key);
+  const { owner, method, path, requestHash } = describeRequest(ctx, key, API_FLAVOUR.owner(ctx));
 
   const [lock] = await tx.$queryRaw<[{ locked: boolean }]>`
     SELECT pg_try_advisory_xact_lock(hashtextextended(${`idempotency\n${owner}\n${key}`}, 0)) AS locked`;
@@ -33,7 +33,7 @@ export const idempotency: Policy = async (ctx, next) => {
   const stored = await tx.idempotencyKey.findFirst({ where: { owner, key, expiresAt: { gt: new Date() } } });
   if (stored) {
     if (!sameHash(stored.requestHash, requestHash)) throw keyReused(stored);
-    return replay(stored, ctx.requestId);
+    return replay(stored, API_FLAVOUR.replay(stored.response, ctx.requestId));
   }
 
   const response = await next();
@@ -67,10 +67,39 @@ const CLAIM_TTL_MS = 2 * 60 * 1000;
  * between the change and its record, the claim expires and a retry runs the call again, which the
  * domain's token turns into the answer of the change already made: never a second change.
  */
-export const claimedIdempotency: Policy = async (ctx, next) => {
+export const claimedIdempotency: Policy = (ctx, next) => claimed(ctx, next, API_FLAVOUR);
+
+/**
+ * How a surface keeps its keys: whose key it is, and how a stored answer is stamped with the
+ * request that gets it (the APIs' envelope carries `meta.request_id`; a commerce protocol's
+ * answer is replayed exactly as first sent).
+ */
+export interface IdempotencyFlavour {
+  owner: (ctx: RequestCtx) => string;
+  /** What is stored of a first answer's body. */
+  record: (text: string) => unknown;
+  /** The body a replay answers, from what was stored. */
+  replay: (stored: unknown, requestId: string) => string;
+}
+
+const API_FLAVOUR: IdempotencyFlavour = {
+  owner: (ctx) => {
+    if (!ctx.principal) throw new Error("idempotency needs the caller policy before it");
+    return principalKey(ctx.principal);
+  },
+  record: (text) => withRequestId(JSON.parse(text), undefined),
+  replay: (stored, requestId) => JSON.stringify(withRequestId(stored, requestId)),
+};
+
+/** `claimedIdempotency` for a surface of its own flavour (lib/http/protocol-route.ts). */
+export function claimedIdempotencyFor(flavour: IdempotencyFlavour): Policy {
+  return (ctx, next) => claimed(ctx, next, flavour);
+}
+
+async function claimed(ctx: RequestCtx, next: () => Promise<Response>, flavour: IdempotencyFlavour): Promise<Response> {
   const key = ctx.request.headers.get(IDEMPOTENCY_HEADER);
   if (key === null) return next();
-  const { owner, method, path, requestHash } = describeRequest(ctx, key);
+  const { owner, method, path, requestHash } = describeRequest(ctx, key, flavour.owner(ctx));
   const where = { owner_key: { owner, key } };
 
   const stored = await db().$transaction(async (tx) => {
@@ -89,7 +118,7 @@ export const claimedIdempotency: Policy = async (ctx, next) => {
     await tx.idempotencyKey.upsert({ where, create: { owner, key, ...claim }, update: claim });
     return null;
   });
-  if (stored) return replay(stored, ctx.requestId);
+  if (stored) return replay(stored, flavour.replay(stored.response, ctx.requestId));
 
   ctx.idempotencyKey = key;
   const release = () => db().idempotencyKey.deleteMany({ where: { owner, key, status: CLAIMED } });
@@ -105,21 +134,20 @@ export const claimedIdempotency: Policy = async (ctx, next) => {
     return response;
   }
   const text = await response.text();
-  const record = withRequestId(JSON.parse(text) as Record<string, unknown>, undefined);
+  const record = flavour.record(text);
   await db().idempotencyKey.update({ where, data: { status: response.status, response: record as object } });
   return new Response(text, { status: response.status, headers: response.headers });
-};
+}
 
 /** Whose key, and what the request is (method, path and body hashed), for both variants. */
-function describeRequest(ctx: RequestCtx, key: string) {
+function describeRequest(ctx: RequestCtx, key: string, owner: string) {
   if (!KEY.test(key)) {
     throw new AppError("parameter_invalid", `${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters.`, IDEMPOTENCY_HEADER);
   }
-  if (!ctx.principal) throw new Error("idempotency needs the caller policy before it");
   const method = ctx.request.method;
   const path = ctx.request.nextUrl.pathname;
   return {
-    owner: principalKey(ctx.principal),
+    owner,
     method,
     path,
     requestHash: new Uint8Array(createHash("sha256").update(`${method}\n${path}\n${canonicalJson(ctx.body ?? null)}`).digest()),
@@ -138,8 +166,8 @@ function keyReused(stored: { method: string; path: string }): AppError {
   );
 }
 
-function replay(stored: { status: number; response: unknown }, requestId: string): Response {
-  return new Response(JSON.stringify(withRequestId(stored.response, requestId)), {
+function replay(stored: { status: number }, body: string): Response {
+  return new Response(body, {
     status: stored.status,
     headers: { "Content-Type": "application/json; charset=utf-8", "Idempotent-Replayed": "true" },
   });

@@ -1,0 +1,92 @@
+import type { z } from "zod";
+import { AppError } from "@/lib/errors";
+import { negotiate, parseUcpAgent, ucpError, type UcpCaller } from "@/lib/protocols/ucp";
+import { errorOf } from "../errors";
+import { pipeline, type Policy, type RequestCtx } from "../pipeline";
+import { claimedIdempotencyFor } from "../policies/idempotency";
+import { observeWith } from "../policies/observe";
+import { ipRateLimit } from "../policies/rate-limit";
+import { protocolRoute, type ProtocolHandlerContext, type ProtocolResult } from "../protocol-route";
+
+/**
+ * The UCP REST binding's policies: who calls (the `UCP-Agent` header, read and its version
+ * negotiated before anything else is done), Idempotency-Key on every write (records kept per
+ * platform; a replay is the first answer byte for byte), and errors in UCP's shape.
+ */
+
+export const ucpAgent: Policy = async (ctx, next) => {
+  const agent = parseUcpAgent(ctx.request.headers.get("ucp-agent"));
+  ctx.platform = { key: `ucp:${agent.profile ?? "-"}`, ...agent };
+  negotiate(agent);
+  return next();
+};
+
+// The first answer's text is kept as sent, so that a replay is the same bytes.
+export const ucpIdempotency: Policy = claimedIdempotencyFor({
+  owner: (ctx) => ctx.platform!.key,
+  record: (text) => ({ text }),
+  replay: (stored) => (stored as { text: string }).text,
+});
+
+/** Anything thrown, as UCP's error answer (a 500 or 503 says nothing of its cause). */
+export function ucpErrorResponse(err: unknown, requestId: string): Response {
+  const { status, body, headers } =
+    err instanceof AppError
+      ? { ...ucpError(err), headers: err.headers ?? {} }
+      : (() => {
+          const plain = errorOf(err, requestId);
+          return { ...ucpError(new AppError(plain.body.error.code, plain.body.error.message)), status: plain.status, headers: plain.headers };
+        })();
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId, ...headers },
+  });
+}
+
+/** A route of the UCP REST binding: the caller's header first, Idempotency-Key on a write. */
+export function ucpRoute<B extends z.ZodType | undefined = undefined>(
+  name: string,
+  options: { body?: B; write?: boolean },
+  handler: (ctx: ProtocolHandlerContext<B extends z.ZodType ? z.output<B> : undefined>) => Promise<ProtocolResult>,
+) {
+  return protocolRoute(
+    { name: `ucp.${name}`, limit: "ucp", bucket: "ucp", body: options.body, errorResponse: ucpErrorResponse, policies: [ucpAgent, ...(options.write ? [ucpIdempotency] : [])] },
+    handler,
+  );
+}
+
+/** The UCP caller of a request: a platform (identity linking is not offered yet). */
+export function ucpCaller(ctx: ProtocolHandlerContext<unknown>): UcpCaller {
+  return { platform: ctx.platform.profile };
+}
+
+const answer = (name: string, err: (ctx: RequestCtx) => AppError) =>
+  pipeline(`ucp.${name}`, [observeWith(ucpErrorResponse), ipRateLimit("ucp", "ucp")], async (ctx) => {
+    throw err(ctx);
+  });
+
+/** The methods a UCP path does not serve: 405 in UCP's error shape, with `Allow`. */
+export function ucpOtherMethods(allowed: Array<"GET" | "POST" | "PUT">) {
+  const allow = [...allowed, "OPTIONS"].join(", ");
+  const refuse = answer(
+    "method_not_allowed",
+    (ctx) => new AppError("method_not_allowed", `${ctx.request.method} is not allowed here; use ${allowed.join(" or ")}.`, undefined, { headers: { Allow: allow } }),
+  );
+  return {
+    OPTIONS: async () => new Response(null, { status: 204, headers: { Allow: allow, "Cache-Control": "no-store" } }),
+    GET: refuse,
+    POST: refuse,
+    PUT: refuse,
+    PATCH: refuse,
+    DELETE: refuse,
+  };
+}
+
+/** Every method of a path under the UCP endpoint that names nothing: 404 in UCP's shape. */
+export function ucpNotFound() {
+  const notFound = answer(
+    "not_found",
+    (ctx) => new AppError("route_not_found", `No UCP operation at ${ctx.request.nextUrl.pathname}: the business profile at /.well-known/ucp lists them.`),
+  );
+  return { GET: notFound, POST: notFound, PUT: notFound, PATCH: notFound, DELETE: notFound };
+}
