@@ -14,6 +14,8 @@ export interface ProtocolHandlerContext<B> {
   params: Record<string, string>;
   requestId: string;
   platform: NonNullable<RequestCtx["platform"]>;
+  /** The authenticated caller, when the protocol's policies found one (UCP identity linking). */
+  principal?: RequestCtx["principal"];
 }
 
 /** A protocol's answer: its own JSON document, with the status it says. */
@@ -44,7 +46,7 @@ export function protocolRoute<B extends z.ZodType | undefined>(options: Protocol
   const policies: Policy[] = [observeWith(options.errorResponse), ipRateLimit(options.limit, options.bucket), parseRequest({ body: options.body }), ...options.policies];
   return pipeline(options.name, policies, async (ctx) => {
     if (!ctx.platform) throw new Error("a protocol route needs its caller policy");
-    const result = await handler({ request: ctx.request, body: ctx.body as Parsed<B>, params: ctx.params, requestId: ctx.requestId, platform: ctx.platform });
+    const result = await handler({ request: ctx.request, body: ctx.body as Parsed<B>, params: ctx.params, requestId: ctx.requestId, platform: ctx.platform, principal: ctx.principal });
     return new Response(JSON.stringify(result.body), { status: result.status, headers: { "Content-Type": "application/json; charset=utf-8" } });
   });
 }

@@ -2,13 +2,15 @@ import { BUYER_SCOPES } from "@/lib/auth/scopes";
 import { absoluteUrl, publicBaseUrl } from "@/lib/config";
 
 /**
- * The two protected resources an OAuth access token can be issued for (RFC 8707): each token has
- * exactly one of them as its audience, and the other refuses it. `path` is the resource's URL
- * path; its RFC 9728 document is served at the path-suffixed well-known URL.
+ * The protected resources an OAuth access token can be issued for (RFC 8707): each token has
+ * exactly one of them as its audience, and the others refuse it. `path` is the resource's URL
+ * path; its RFC 9728 document is served at the path-suffixed well-known URL. The UCP endpoint's
+ * tokens are UCP identity linking: a platform acting for a linked account holder.
  */
 export const RESOURCES = {
   buyer_api: { path: "/api/v1/buyer", name: "Marketplace buyer API" },
   agent_mcp: { path: "/api/agent/mcp", name: "Marketplace agent MCP server" },
+  ucp: { path: "/api/ucp", name: "Marketplace UCP endpoint" },
 } as const;
 
 export type ResourceName = keyof typeof RESOURCES;

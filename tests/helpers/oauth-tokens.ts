@@ -10,12 +10,13 @@ import type pg from "pg";
 
 export const BUYER_API_PATH = "/api/v1/buyer";
 export const AGENT_MCP_PATH = "/api/agent/mcp";
+export const UCP_PATH = "/api/ucp";
 
 export interface MintInput {
   userId: string;
   scopes: string[];
   /** Which resource the token is for (its audience). */
-  resource: "buyer_api" | "agent_mcp";
+  resource: "buyer_api" | "agent_mcp" | "ucp";
   /** The app's base URL (the audience is `${baseUrl}${path}`). */
   baseUrl: string;
   clientId?: string;
@@ -39,7 +40,7 @@ export async function mintAccessToken(pool: pg.Pool, input: MintInput): Promise<
   const clientId = input.clientId ?? `test-agent-${randomBytes(6).toString("hex")}`;
   const grantId = input.grantId ?? randomBytes(16).toString("base64url");
   const token = randomBytes(32).toString("base64url");
-  const audience = `${input.baseUrl}${input.resource === "buyer_api" ? BUYER_API_PATH : AGENT_MCP_PATH}`;
+  const audience = `${input.baseUrl}${{ buyer_api: BUYER_API_PATH, agent_mcp: AGENT_MCP_PATH, ucp: UCP_PATH }[input.resource]}`;
   const scope = input.scopes.join(" ");
   const expiresIn = input.expiresIn ?? 900;
   const now = epoch();

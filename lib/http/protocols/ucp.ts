@@ -3,7 +3,9 @@ import { AppError } from "@/lib/errors";
 import { negotiate, parseUcpAgent, ucpError, type UcpCaller } from "@/lib/protocols/ucp";
 import { errorOf } from "../errors";
 import { pipeline, type Policy, type RequestCtx } from "../pipeline";
+import { principalKey } from "@/lib/auth/principal";
 import { claimedIdempotencyFor } from "../policies/idempotency";
+import { oauthCaller } from "../policies/oauth-token";
 import { observeWith } from "../policies/observe";
 import { ipRateLimit } from "../policies/rate-limit";
 import { protocolRoute, type ProtocolHandlerContext, type ProtocolResult } from "../protocol-route";
@@ -22,6 +24,22 @@ export const ucpAgent: Policy = async (ctx, next) => {
 };
 
 // The first answer's text is kept as sent, so that a replay is the same bytes.
+/**
+ * UCP identity linking: a platform acting for a linked account holder sends the access token this
+ * app's OAuth server issued for the UCP endpoint (`Authorization: Bearer`); the holder's
+ * checkouts are then theirs, held to their agent settings and limits. Without the header the
+ * buyer is a guest. A token that does not authenticate is 401, with the challenge naming the
+ * resource's metadata.
+ */
+export const ucpIdentity: Policy = async (ctx, next) => {
+  if (ctx.request.headers.get("authorization") === null) return next();
+  return oauthCaller("ucp")(ctx, () => {
+    const principal = ctx.principal;
+    if (principal?.kind === "oauth") ctx.platform = { ...ctx.platform!, key: `${ctx.platform!.key}\n${principalKey(principal)}` };
+    return next();
+  });
+};
+
 export const ucpIdempotency: Policy = claimedIdempotencyFor({
   owner: (ctx) => ctx.platform!.key,
   record: (text) => ({ text }),
@@ -50,14 +68,16 @@ export function ucpRoute<B extends z.ZodType | undefined = undefined>(
   handler: (ctx: ProtocolHandlerContext<B extends z.ZodType ? z.output<B> : undefined>) => Promise<ProtocolResult>,
 ) {
   return protocolRoute(
-    { name: `ucp.${name}`, limit: "ucp", bucket: "ucp", body: options.body, errorResponse: ucpErrorResponse, policies: [ucpAgent, ...(options.write ? [ucpIdempotency] : [])] },
+    { name: `ucp.${name}`, limit: "ucp", bucket: "ucp", body: options.body, errorResponse: ucpErrorResponse, policies: [ucpAgent, ucpIdentity, ...(options.write ? [ucpIdempotency] : [])] },
     handler,
   );
 }
 
-/** The UCP caller of a request: a platform (identity linking is not offered yet). */
+/** The UCP caller of a request: a platform, and the holder it acts for when linked. */
 export function ucpCaller(ctx: ProtocolHandlerContext<unknown>): UcpCaller {
-  return { platform: ctx.platform.profile };
+  const principal = ctx.principal;
+  if (principal?.kind !== "oauth") return { platform: ctx.platform.profile };
+  return { platform: ctx.platform.profile, holder: { userId: principal.userId, agent: { grantId: principal.grantId, scopes: principal.scopes } } };
 }
 
 const answer = (name: string, err: (ctx: RequestCtx) => AppError) =>

@@ -37,6 +37,8 @@ export interface UcpCaller {
 
 const CURRENCY = "USD";
 
+const AGENT_RULES = new Set(["agentic_checkout_disabled", "agentic_purchasing_off", "per_order_limit_exceeded", "monthly_limit_exceeded"]);
+
 function viewerOf(caller: UcpCaller) {
   return { userId: caller.holder?.userId ?? null };
 }
@@ -237,7 +239,9 @@ export async function completeUcpCheckout(caller: UcpCaller, id: string, body: C
   }
   const state = await readState(view.id);
   const current = await render(view, state, caller);
-  const blocking = current.messages ?? [];
+  // What the request can fix is refused here, all at once; an agent's limits are the domain's to
+  // refuse, in their order and with their codes (403), exactly as on the agent MCP server.
+  const blocking = (current.messages ?? []).filter((m) => !AGENT_RULES.has(m.code));
   if (blocking.length) throw refusal(400, blocking);
   const cardNumber = cardNumberOf(view.id, body);
   const { session } = await completeCheckoutSession(view.id, viewerOf(caller), { cardNumber, agent: caller.holder?.agent, expectedTotalCents: view.quote.total_cents });
