@@ -114,6 +114,9 @@ export const ERROR_TABLE = {
   shipping_address_missing: { status: 400, type: "invalid_request_error", description: "The account has no default shipping address; its holder sets one on /account." },
   payment_method_missing: { status: 400, type: "invalid_request_error", description: "The account has no default payment method; its holder sets one on /account." },
   ucp_version_unsupported: { status: 400, type: "invalid_request_error", description: "The UCP-Agent's version is newer than the UCP release this business implements (2026-01-11)." },
+  acp_api_version_unsupported: { status: 400, type: "invalid_request_error", description: "ACP: the API-Version header is missing or names a version this seller does not speak (2026-04-17)." },
+  acp_idempotency_key_missing: { status: 400, type: "idempotency_error", description: "ACP: a POST without an Idempotency-Key." },
+  acp_session_not_cancelable: { status: 405, type: "state_error", description: "ACP: the checkout session is completed or canceled already." },
   checkout_session_not_found: { status: 404, type: "not_found_error", description: "No checkout session of this caller has that id." },
   checkout_session_closed: {
     status: 409,

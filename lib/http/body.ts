@@ -11,12 +11,16 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
  * Reads a JSON request body (at most MAX_BODY_BYTES, `Content-Type: application/json`) and
  * validates it. Unknown fields are refused by the schemas' `.strict()`, naming the field.
  */
-export async function parseJsonBody<S extends z.ZodType>(schema: S, request: Request): Promise<z.output<S>> {
+export async function parseJsonBody<S extends z.ZodType>(schema: S, request: Request, options: { optional?: boolean } = {}): Promise<z.output<S>> {
   const type = request.headers.get("content-type") ?? "";
-  if (!JSON_TYPE.test(type)) {
+  const jsonType = JSON_TYPE.test(type);
+  if (!jsonType && !options.optional) {
     throw new AppError("content_type_invalid", "Send the body as JSON with `Content-Type: application/json`.");
   }
   const text = await readText(request);
+  // A body that may be left out (a protocol's cancel): an empty one is none, whatever its type.
+  if (options.optional && text === "") return validateJson(schema, undefined);
+  if (!jsonType) throw new AppError("content_type_invalid", "Send the body as JSON with `Content-Type: application/json`.");
   let raw: unknown;
   try {
     raw = JSON.parse(text);

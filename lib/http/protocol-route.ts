@@ -31,6 +31,8 @@ export interface ProtocolRouteOptions<B extends z.ZodType | undefined> {
   /** The bucket's name: one per protocol, so its routes share it. */
   bucket: string;
   body?: B;
+  /** The body may be left out (ACP's cancel): an empty one parses as `undefined`. */
+  optionalBody?: boolean;
   /** The protocol's answer to anything thrown (its error shape, its statuses). */
   errorResponse: (err: unknown, requestId: string) => Response;
   /** The protocol's caller policy (it sets `platform`), and idempotency for a write. */
@@ -43,7 +45,7 @@ export interface ProtocolRouteOptions<B extends z.ZodType | undefined> {
  * protocol's own policies, its answers and errors in its own shape (never our API envelope).
  */
 export function protocolRoute<B extends z.ZodType | undefined>(options: ProtocolRouteOptions<B>, handler: (ctx: ProtocolHandlerContext<Parsed<B>>) => Promise<ProtocolResult>) {
-  const policies: Policy[] = [observeWith(options.errorResponse), ipRateLimit(options.limit, options.bucket), parseRequest({ body: options.body }), ...options.policies];
+  const policies: Policy[] = [observeWith(options.errorResponse), ipRateLimit(options.limit, options.bucket), parseRequest({ body: options.body, optionalBody: options.optionalBody }), ...options.policies];
   return pipeline(options.name, policies, async (ctx) => {
     if (!ctx.platform) throw new Error("a protocol route needs its caller policy");
     const result = await handler({ request: ctx.request, body: ctx.body as Parsed<B>, params: ctx.params, requestId: ctx.requestId, platform: ctx.platform, principal: ctx.principal });

@@ -14,7 +14,7 @@ export const RATE_LIMITS = {
   mcp: { capacity: 30, refillPerSecond: 5 }, // public MCP endpoint
   seller: { capacity: 60, refillPerSecond: 10 }, // seller API, one bucket per API key across its routes
   buyer: { capacity: 60, refillPerSecond: 10 }, // buyer API and agent MCP, one bucket per OAuth grant
-  ucp: { capacity: 60, refillPerSecond: 10 }, // UCP REST binding, per client IP across its routes
+  protocol: { capacity: 60, refillPerSecond: 10 }, // each commerce protocol's REST binding (UCP, ACP), per client IP across its routes
   auth_failure: { capacity: 30, refillPerSecond: 5 }, // failed authentications, per client IP
   form: { capacity: 30, refillPerSecond: 5 }, // HTML form posts (cart, account, dashboard), per client IP
   sign_in: { capacity: 10, refillPerSecond: 1 }, // password and sign-in-link attempts, per client IP

@@ -26,7 +26,7 @@ const known = { sessions: [] as string[], orders: [] as string[], items: [] as s
 
 beforeAll(async () => {
   ucp = await UcpHarness.start("fuzz-ucp");
-  writeLog = await WriteLog.install(ucp.app.pool, [...WRITE_TABLES, "checkout_sessions", "ucp_checkouts"]);
+  writeLog = await WriteLog.install(ucp.app.pool, [...WRITE_TABLES, "checkout_sessions", "protocol_checkouts"]);
   const { item, second, third, outOfStock, nonExistent } = ucp.fixtures;
   known.items = [item.id, second.id, third.id, outOfStock.id, nonExistent.id];
   for (let i = 0; i < 3; i++) known.sessions.push((await ucp.createCheckout()).id);

@@ -40,7 +40,7 @@ describe("schema.prisma matches the migrated database", () => {
     "agentConnection",
     "paymentAttempt",
     "checkoutSession",
-    "ucpCheckout",
+    "protocolCheckout",
   ] as const;
 
   it.each(models)("%s: findFirst selects every column", async (model) => {

@@ -68,7 +68,7 @@ export function ucpRoute<B extends z.ZodType | undefined = undefined>(
   handler: (ctx: ProtocolHandlerContext<B extends z.ZodType ? z.output<B> : undefined>) => Promise<ProtocolResult>,
 ) {
   return protocolRoute(
-    { name: `ucp.${name}`, limit: "ucp", bucket: "ucp", body: options.body, errorResponse: ucpErrorResponse, policies: [ucpAgent, ucpIdentity, ...(options.write ? [ucpIdempotency] : [])] },
+    { name: `ucp.${name}`, limit: "protocol", bucket: "ucp", body: options.body, errorResponse: ucpErrorResponse, policies: [ucpAgent, ucpIdentity, ...(options.write ? [ucpIdempotency] : [])] },
     handler,
   );
 }
@@ -81,7 +81,7 @@ export function ucpCaller(ctx: ProtocolHandlerContext<unknown>): UcpCaller {
 }
 
 const answer = (name: string, err: (ctx: RequestCtx) => AppError) =>
-  pipeline(`ucp.${name}`, [observeWith(ucpErrorResponse), ipRateLimit("ucp", "ucp")], async (ctx) => {
+  pipeline(`ucp.${name}`, [observeWith(ucpErrorResponse), ipRateLimit("protocol", "ucp")], async (ctx) => {
     throw err(ctx);
   });
 

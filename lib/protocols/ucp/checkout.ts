@@ -16,7 +16,7 @@ import { parseShippingAddress } from "@/lib/orders/address";
 import { isUuid } from "@/lib/orders/common";
 import { renderCheckout, type UcpCheckout, type UcpState } from "./checkout-shape";
 import { refusal } from "./errors";
-import { addressOf, destinationPath, EMPTY_FULFILLMENT, mergeFulfillment, quoteCountry, selectedDestination, type FulfillmentState } from "./fulfillment";
+import { addressOf, destinationPath, EMPTY_FULFILLMENT, mergeFulfillment, quoteCountry, selectedDestination } from "./fulfillment";
 import { TEST_CARD_HANDLER_ID } from "./profile";
 import type { CheckoutCompleteData, CheckoutCreateData, CheckoutUpdateData, UcpMessage } from "./shapes";
 
@@ -121,24 +121,16 @@ const FIELD_WORDS: Record<(typeof REQUIRED_ADDRESS_FIELDS)[number], string> = {
   postal_code: "a postal code",
 };
 
+/** The UCP state of a session; a session another door made is not a UCP checkout (404). */
 async function readState(sessionId: string, client: Prisma.TransactionClient | ReturnType<typeof db> = db()): Promise<UcpState> {
-  const row = await client.ucpCheckout.findUnique({ where: { sessionId } });
-  if (!row) throw new AppError("checkout_session_not_found", "No such checkout session.");
-  return {
-    currency: row.currency,
-    buyer: (row.buyer as UcpState["buyer"]) ?? null,
-    fulfillment: (row.fulfillment as unknown as FulfillmentState | null) ?? EMPTY_FULFILLMENT,
-    payment: (row.payment as UcpState["payment"]) ?? null,
-  };
+  const row = await client.protocolCheckout.findUnique({ where: { sessionId } });
+  if (!row || row.protocol !== "ucp") throw new AppError("checkout_session_not_found", "No such checkout session.");
+  const state = row.state as unknown as Partial<UcpState>;
+  return { currency: state.currency ?? CURRENCY, buyer: state.buyer ?? null, fulfillment: state.fulfillment ?? EMPTY_FULFILLMENT, payment: state.payment ?? null };
 }
 
 function stateData(state: UcpState) {
-  return {
-    currency: state.currency,
-    buyer: (state.buyer ?? undefined) as Prisma.InputJsonValue | undefined,
-    fulfillment: state.fulfillment as unknown as Prisma.InputJsonValue,
-    payment: (state.payment ?? undefined) as Prisma.InputJsonValue | undefined,
-  };
+  return { state: state as unknown as Prisma.InputJsonObject };
 }
 
 /**
@@ -175,7 +167,7 @@ export async function createUcpCheckout(caller: UcpCaller, body: CheckoutCreateD
       },
       tx,
     );
-    await tx.ucpCheckout.create({ data: { sessionId: created.id, platform: caller.platform, ...stateData(state) } });
+    await tx.protocolCheckout.create({ data: { sessionId: created.id, protocol: "ucp", platform: caller.platform, ...stateData(state) } });
     return address ? updateCheckoutSession(created.id, viewerOf(caller), { shippingAddress: address }, tx) : created;
   }, { timeout: 15_000 });
   return render(view, state, caller);
@@ -209,7 +201,7 @@ export async function updateUcpCheckout(caller: UcpCaller, id: string, body: Che
       { lines, shippingAddress: address, ...(caller.holder ? {} : { email: state.buyer?.email ?? null }) },
       tx,
     );
-    await tx.ucpCheckout.update({ where: { sessionId: before.id }, data: stateData(state) });
+    await tx.protocolCheckout.update({ where: { sessionId: before.id }, data: stateData(state) });
     return updated;
   }, { timeout: 15_000 });
   return render(view, state, caller);

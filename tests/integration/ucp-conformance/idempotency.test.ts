@@ -15,7 +15,7 @@ describe("idempotency_test", () => {
     const second = await ucp.request("POST", "/checkout-sessions", payload, headers);
     expect([first.status, second.status]).toEqual([201, 201]);
     expect(second.text).toBe(first.text);
-    const sessions = await ucp.app.pool.query(`SELECT count(*)::int AS n FROM ucp_checkouts WHERE session_id = $1`, [first.json.id]);
+    const sessions = await ucp.app.pool.query(`SELECT count(*)::int AS n FROM protocol_checkouts WHERE session_id = $1`, [first.json.id]);
     expect(sessions.rows[0].n).toBe(1);
     expectUcpError(await ucp.request("POST", "/checkout-sessions", { ...payload, currency: "EUR" }, headers), 409, "idempotency_conflict");
   });
