@@ -1,7 +1,7 @@
 /**
- * docs/agents.md's UCP walk-through is true: every `sh` block of its "UCP" section runs, in the
- * order shown, in one bash session against a fresh app (BASE; ITEM_A and ITEM_B offers of two
- * stores, the second shipping at $5.99), and prints what the page says it prints.
+ * docs/agents.md's UCP and ACP walk-throughs are true: every `sh` block from its "UCP" section on
+ * runs, in the order shown, in one bash session against a fresh app (BASE; ITEM_A and ITEM_B
+ * offers of two stores, the second shipping at $5.99), and prints what the page says it prints.
  */
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -21,6 +21,9 @@ const EXPECTED: Array<(lines: string[], app: IsolatedApp) => void> = [
   (l) => expect(l).toEqual(["ready_for_complete", "subtotal 4900", "fulfillment 599", "total 5499"]),
   (l) => expect(l).toEqual(["completed", "2"]),
   (l) => expect(l).toEqual(["1 2500", "1 2999"]),
+  (l) => expect(l).toEqual(["not_ready_for_payment", "fixture-store-a__standard 0", "harbor-electronics__standard 599"]),
+  (l) => expect(l).toEqual(["ready_for_payment", "items_base_amount 4900", "subtotal 4900", "fulfillment 599", "total 5499"]),
+  (l) => expect(l).toEqual(["completed", "2500", "2999"]),
 ];
 
 let app: IsolatedApp;
@@ -66,7 +69,7 @@ afterAll(async () => {
   await app?.stop();
 });
 
-describe("docs/agents.md UCP walk-through", () => {
+describe("docs/agents.md UCP and ACP walk-throughs", () => {
   it("has as many examples as this test knows (a new example needs its expectation here)", () => {
     expect(BLOCKS.length).toBe(EXPECTED.length);
   });
