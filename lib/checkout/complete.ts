@@ -39,7 +39,8 @@ import type { AgentCaller, Buyer, CheckoutSource, ExplicitLine, PlacedOrder, Tx 
  * 4. take the stock, every offer locked in id order (stock.ts);
  * 5. charge, once stock is held (charge.ts: a decline is 402 and rolls it all back; an approved
  *    charge whose transaction then fails is refunded by `endAttempt`);
- * 6. write the order with each store's part (orders.ts) and close the session;
+ * 6. write the order with each store's part, or one order per store for a session that splits
+ *    by store (orders.ts), and close the session;
  * 7. after commit, announce it (announce.ts: the confirmation e-mail).
  */
 

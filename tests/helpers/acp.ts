@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import Ajv2020 from "ajv/dist/2020";
 import addFormats from "ajv-formats";
 import { expect } from "vitest";
+import { api, type ApiResponse } from "./http";
 import type { IsolatedApp } from "./seller";
 
 const bundle = JSON.parse(readFileSync("vendor/acp/2026-04-17/schema.agentic_checkout.json", "utf8"));
@@ -26,12 +27,7 @@ export function expectAcp(def: string, value: unknown): void {
   if (!validate(value)) throw new Error(`not a valid ACP ${def}: ${ajv.errorsText(validate.errors, { separator: "; " }).slice(0, 1500)}\n${JSON.stringify(value).slice(0, 1500)}`);
 }
 
-export interface AcpAnswer {
-  status: number;
-  json: any;
-  text: string;
-  headers: Headers;
-}
+export type AcpAnswer = ApiResponse;
 
 export function acpClient(app: IsolatedApp, key = PLATFORM_KEY) {
   const headers = (extra: Record<string, string> = {}) => ({
@@ -42,27 +38,12 @@ export function acpClient(app: IsolatedApp, key = PLATFORM_KEY) {
     "Request-Id": `req_${randomUUID()}`,
     ...extra,
   });
-  async function request(method: string, path: string, body?: unknown, hdrs: Record<string, string> = headers()): Promise<AcpAnswer> {
+  function request(method: string, path: string, body?: unknown, hdrs: Record<string, string> = headers()): Promise<AcpAnswer> {
     const url = path.startsWith("/.well-known") ? `${app.baseUrl}${path}` : `${app.baseUrl}/api/acp${path}`;
-    const res = await fetch(url, {
-      method,
-      headers: { "X-Forwarded-For": `10.${rnd()}.${rnd()}.${rnd()}`, ...hdrs },
-      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-      signal: AbortSignal.timeout(25_000),
-    });
-    const text = await res.text();
-    let json: any = null;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = null;
-    }
-    return { status: res.status, json, text, headers: res.headers };
+    return api(url, { method, headers: hdrs, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
   }
   return { headers, request };
 }
-
-const rnd = () => Math.floor(Math.random() * 250) + 1;
 
 /** An ACP error answer: its status and `$defs/Error`. */
 export function expectAcpError(res: AcpAnswer, status: number, code?: string): void {

@@ -8,6 +8,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import { expect } from "vitest";
+import { api, type ApiResponse } from "./http";
 import { storeIdOf, startIsolatedApp, type IsolatedApp } from "./seller";
 
 // The package's ESM build imports its own files without extensions, which Node's loader refuses:
@@ -22,12 +23,11 @@ export const DECLINED_CARD = "4000000000000002";
 /** Fields this business adds to UCP's objects on purpose (documented in docs/agents.md). */
 const EXTENSIONS = new Set(["orders"]);
 
-export interface UcpAnswer<T = any> {
-  status: number;
-  json: T;
-  text: string;
-  headers: Headers;
-}
+/** Why the suite's tests of order writes do not apply (invalid_input_test, order_test). */
+export const NO_ORDER_WRITES =
+  "not applicable: UCP 2026-01-11 defines no way for a platform to change an order (orders flow from the business to the platform); the suite's PUT /orders/{id} is its sample server's own";
+
+export type UcpAnswer<T = any> = ApiResponse<T>;
 
 export interface Fixtures {
   /** An in-stock item of one store (ships free), its price and title. */
@@ -88,20 +88,7 @@ export class UcpHarness {
 
   async request<T = any>(method: string, path: string, body?: unknown, headers: Record<string, string> = this.headers()): Promise<UcpAnswer<T>> {
     const url = path.startsWith("http") ? path : path.startsWith("/.well-known") ? `${this.app.baseUrl}${path}` : `${this.endpoint}${path}`;
-    const res = await fetch(url, {
-      method,
-      headers: { "X-Forwarded-For": `10.${rand()}.${rand()}.${rand()}`, ...headers },
-      body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body),
-      signal: AbortSignal.timeout(25_000),
-    });
-    const text = await res.text();
-    let json: any = null;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      json = null;
-    }
-    return { status: res.status, json, text, headers: res.headers };
+    return api<T>(url, { method, headers, body: body === undefined ? undefined : typeof body === "string" ? body : JSON.stringify(body) });
   }
 
   /** The suite's create payload: one line of the item, a US destination and the standard option. */
@@ -201,8 +188,6 @@ export const ADDRESS = {
   postal_code: "62704",
   address_country: "US",
 };
-
-const rand = () => Math.floor(Math.random() * 250) + 1;
 
 /** The amount of a `totals` entry of `type`. */
 export function total(totals: Array<{ type: string; amount: number }>, type: string): number | undefined {

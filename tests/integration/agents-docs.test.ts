@@ -3,16 +3,15 @@
  * runs, in the order shown, in one bash session against a fresh app (BASE; ITEM_A and ITEM_B
  * offers of two stores, the second shipping at $5.99), and prints what the page says it prints.
  */
-import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runShellBlocks, shellBlocks } from "../helpers/doc-examples";
 import { storeIdOf, type IsolatedApp, startIsolatedApp } from "../helpers/seller";
 
 const DOC = readFileSync("docs/agents.md", "utf8");
 const SECTION = DOC.slice(DOC.indexOf("## UCP: the Universal Commerce Protocol"));
-const BLOCKS = [...SECTION.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-const MARK = "__example_block__";
+const BLOCKS = shellBlocks(SECTION);
 
 /** What each block prints, in order (its output lines, trimmed). */
 const EXPECTED: Array<(lines: string[], app: IsolatedApp) => void> = [
@@ -48,21 +47,7 @@ beforeAll(async () => {
     )[0].id as string;
   const itemA = await listing(await storeIdOf(app.pool, "fixture-store-a"), 2500, null);
   const itemB = await listing(storeB, 1200, template.id);
-  const script = ["set -euo pipefail", ...BLOCKS.flatMap((block) => [`echo ${MARK}`, block])].join("\n");
-  const result = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn("bash", ["-c", script], { env: { ...process.env, BASE: app.baseUrl, ITEM_A: itemA, ITEM_B: itemB } });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    child.on("close", (code) => resolve({ code, out, err }));
-  });
-  exitCode = result.code;
-  stderr = result.err;
-  outputs = result.out
-    .split(`${MARK}\n`)
-    .slice(1)
-    .map((chunk) => chunk.split("\n").map((line) => line.trim()).filter(Boolean));
+  ({ exitCode, stderr, outputs } = await runShellBlocks(BLOCKS, { BASE: app.baseUrl, ITEM_A: itemA, ITEM_B: itemB }));
 });
 
 afterAll(async () => {

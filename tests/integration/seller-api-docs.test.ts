@@ -3,14 +3,13 @@
  * session against a fresh store (BASE = the app, KEY = a key with every seller scope), and prints
  * what the page says it prints. On an app and database of its own.
  */
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runShellBlocks, shellBlocks } from "../helpers/doc-examples";
 import { createTestKey, type IsolatedApp, startIsolatedApp } from "../helpers/seller";
 
 const DOC = readFileSync("docs/seller-api.md", "utf8");
-const BLOCKS = [...DOC.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) => m[1]!);
-const MARK = "__example_block__";
+const BLOCKS = shellBlocks(DOC);
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** What each block prints, in order (its output lines, trimmed). */
@@ -41,21 +40,7 @@ let exitCode: number | null = null;
 beforeAll(async () => {
   app = await startIsolatedApp("seller-api-docs");
   const { key } = await createTestKey(app.pool, "fixture-store-b", ["listings:read", "listings:write", "shipping:write"]);
-  const script = ["set -euo pipefail", ...BLOCKS.flatMap((block) => [`echo ${MARK}`, block])].join("\n");
-  const result = await new Promise<{ code: number | null; out: string; err: string }>((resolve) => {
-    const child = spawn("bash", ["-c", script], { env: { ...process.env, BASE: app.baseUrl, KEY: key } });
-    let out = "";
-    let err = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (err += d));
-    child.on("close", (code) => resolve({ code, out, err }));
-  });
-  exitCode = result.code;
-  stderr = result.err;
-  outputs = result.out
-    .split(`${MARK}\n`)
-    .slice(1)
-    .map((chunk) => chunk.split("\n").map((line) => line.trim()).filter(Boolean));
+  ({ exitCode, stderr, outputs } = await runShellBlocks(BLOCKS, { BASE: app.baseUrl, KEY: key }));
 });
 
 afterAll(async () => {

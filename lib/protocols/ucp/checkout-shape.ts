@@ -4,7 +4,7 @@ import { messageOf } from "./errors";
 import { fulfillmentMessages, fulfillmentOf, quoteCountry, type FulfillmentState } from "./fulfillment";
 import { orderPermalink } from "./order";
 import { paymentHandlers } from "./profile";
-import type { BuyerData, UcpMessage, UcpTotal } from "./shapes";
+import { lineItemId, type BuyerData, type UcpMessage, type UcpTotal } from "./shapes";
 import { UCP_CAPABILITIES, UCP_VERSION } from "./version";
 
 /**
@@ -23,8 +23,6 @@ export interface UcpState {
   fulfillment: FulfillmentState;
   payment: { selected_instrument_id?: string; instruments?: Array<{ id: string; handler_id: string; type: string; brand: string; last_digits: string }> } | null;
 }
-
-export const lineItemId = (listingId: string) => `li_${listingId}`;
 
 const LINKS = [
   { type: "shipping_policy", path: "/help/shipping-and-delivery", title: "Shipping and delivery" },

@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/orders/common";
 import { confirmationPath } from "@/lib/orders/confirmation";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
-import { lineItemId } from "./checkout-shape";
+import { lineItemId } from "./shapes";
 import { UCP_CAPABILITIES, UCP_VERSION } from "./version";
 
 /**

@@ -102,6 +102,9 @@ export type CheckoutCompleteData = z.output<typeof CheckoutComplete>;
 
 // Answers -----------------------------------------------------------------------------------------
 
+/** A line item's id: `li_` and its listing id (stable across updates of the checkout). */
+export const lineItemId = (listingId: string) => `li_${listingId}`;
+
 export interface UcpTotal {
   type: "subtotal" | "fulfillment" | "total";
   amount: number;

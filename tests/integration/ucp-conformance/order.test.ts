@@ -1,13 +1,10 @@
 /** Port of order_test.py: a completed checkout's orders, one per store, as UCP's order capability shows them. */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ADDRESS, expectUcpError, total, UcpHarness } from "../../helpers/ucp";
+import { ADDRESS, expectUcpError, NO_ORDER_WRITES, total, UcpHarness } from "../../helpers/ucp";
 
 let ucp: UcpHarness;
 beforeAll(async () => (ucp = await UcpHarness.start("ucp-order")));
 afterAll(() => ucp?.stop());
-
-const NO_ORDER_WRITES =
-  "not applicable: UCP 2026-01-11 defines no way for a platform to change an order (orders flow from the business to the platform); the suite's PUT /orders/{id} is its sample server's own";
 
 describe("order_test", () => {
   it("test_order_retrieval", async () => {
