@@ -9,6 +9,7 @@ import {
   type CheckoutSessionView,
   type ExplicitLine,
 } from "@/lib/checkout";
+import { listAddresses } from "@/lib/accounts/addresses";
 import { LINE_QUANTITY_MAX } from "@/lib/cart/cart";
 import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
@@ -16,7 +17,7 @@ import { parseShippingAddress } from "@/lib/orders/address";
 import { isUuid } from "@/lib/orders/common";
 import { renderCheckout, type UcpCheckout, type UcpState } from "./checkout-shape";
 import { refusal } from "./errors";
-import { addressOf, destinationPath, EMPTY_FULFILLMENT, mergeFulfillment, quoteCountry, selectedDestination } from "./fulfillment";
+import { addressOf, destinationPath, EMPTY_FULFILLMENT, mergeFulfillment, quoteCountry, savedDestinations, selectedDestination, type Destination } from "./fulfillment";
 import { TEST_CARD_HANDLER_ID } from "./profile";
 import type { CheckoutCompleteData, CheckoutCreateData, CheckoutUpdateData, UcpMessage } from "./shapes";
 
@@ -38,6 +39,11 @@ export interface UcpCaller {
 const CURRENCY = "USD";
 
 const AGENT_RULES = new Set(["agentic_checkout_disabled", "agentic_purchasing_off", "per_order_limit_exceeded", "monthly_limit_exceeded"]);
+
+/** A linked holder's saved addresses, offered as destinations; nobody else's, ever. */
+async function savedOf(caller: UcpCaller): Promise<Destination[]> {
+  return caller.holder ? savedDestinations(await listAddresses(caller.holder.userId)) : [];
+}
 
 function viewerOf(caller: UcpCaller) {
   return { userId: caller.holder?.userId ?? null };
@@ -150,7 +156,7 @@ export async function createUcpCheckout(caller: UcpCaller, body: CheckoutCreateD
   const state: UcpState = {
     currency: CURRENCY,
     buyer: body.buyer ?? null,
-    fulfillment: mergeFulfillment(EMPTY_FULFILLMENT, body.fulfillment),
+    fulfillment: mergeFulfillment(EMPTY_FULFILLMENT, body.fulfillment, await savedOf(caller)),
     payment: body.payment ?? null,
   };
   const { address } = addressFrom(state);
@@ -190,7 +196,7 @@ export async function updateUcpCheckout(caller: UcpCaller, id: string, body: Che
   const state: UcpState = {
     currency: CURRENCY,
     buyer: body.buyer ?? previous.buyer,
-    fulfillment: mergeFulfillment(previous.fulfillment, body.fulfillment),
+    fulfillment: mergeFulfillment(previous.fulfillment, body.fulfillment, await savedOf(caller)),
     payment: body.payment ?? previous.payment,
   };
   const { address } = addressFrom(state);

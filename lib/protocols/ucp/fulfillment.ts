@@ -1,5 +1,6 @@
 import { formatCents } from "@/lib/catalog/money";
 import { AppError } from "@/lib/errors";
+import type { SavedAddress } from "@/lib/accounts/addresses";
 import type { AddressInput } from "@/lib/orders/address";
 import type { Quote } from "@/lib/checkout";
 import type { BuyerData, FulfillmentRequestData, PostalAddressData, UcpMessage, UcpTotal } from "./shapes";
@@ -32,10 +33,12 @@ export const EMPTY_FULFILLMENT: FulfillmentState = { destinations: [], selected_
 
 /**
  * The state after a request's `fulfillment`: given destinations replace the earlier ones (each
- * without an id gets one), omitted ones stay; a given selection replaces the earlier one (null
+ * without an id gets one: a linked holder's saved address it repeats gets that address's id),
+ * omitted ones stay; a shipping method without any destination yet offers a linked holder's
+ * `saved` addresses (never anyone else's); a given selection replaces the earlier one (null
  * clears it), an omitted one stays. Only shipping is offered: a pickup method is 400.
  */
-export function mergeFulfillment(previous: FulfillmentState, request: FulfillmentRequestData | undefined): FulfillmentState {
+export function mergeFulfillment(previous: FulfillmentState, request: FulfillmentRequestData | undefined, saved: readonly Destination[] = []): FulfillmentState {
   const method = request?.methods?.[0];
   if (!request?.methods || !method) return previous;
   if (request.methods.length > 1 || method.type !== "shipping") {
@@ -45,11 +48,13 @@ export function mergeFulfillment(previous: FulfillmentState, request: Fulfillmen
   if (method.destinations !== undefined) {
     const seen = new Set<string>();
     next.destinations = method.destinations.map((d, i) => {
-      const id = d.id ?? `dest_${i + 1}`;
+      const id = d.id ?? saved.find((s) => samePlace(s, d))?.id ?? `dest_${i + 1}`;
       if (seen.has(id)) throw new AppError("parameter_invalid", `Two destinations share the id '${id}'.`, `$.fulfillment.methods[0].destinations[${i}].id`);
       seen.add(id);
       return { ...d, id };
     });
+  } else if (next.destinations.length === 0 && saved.length > 0) {
+    next.destinations = [...saved];
   }
   if (method.selected_destination_id !== undefined) next.selected_destination_id = method.selected_destination_id;
   const group = method.groups?.[0];
@@ -62,6 +67,26 @@ export function mergeFulfillment(previous: FulfillmentState, request: Fulfillmen
     );
   }
   return next;
+}
+
+/** A linked holder's saved addresses as destinations (`addr_<address id>`), the default first. */
+export function savedDestinations(addresses: ReadonlyArray<SavedAddress>): Destination[] {
+  return addresses.map((a) => ({
+    id: `addr_${a.id}`,
+    full_name: a.full_name,
+    street_address: a.line1,
+    ...(a.line2 ? { extended_address: a.line2 } : {}),
+    address_locality: a.city,
+    address_region: a.state,
+    postal_code: a.postal_code,
+    address_country: a.country,
+  }));
+}
+
+/** The same place: street, locality, region, postal code and country alike (case aside). */
+function samePlace(a: PostalAddressData, b: PostalAddressData): boolean {
+  const norm = (v: string | undefined) => (v ?? "").trim().toLowerCase();
+  return (["street_address", "address_locality", "address_region", "postal_code", "address_country"] as const).every((k) => norm(a[k]) === norm(b[k]));
 }
 
 export function selectedDestination(state: FulfillmentState): Destination | null {
