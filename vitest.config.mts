@@ -54,8 +54,9 @@ export default defineConfig({
     testTimeout: 30_000,
     // Only a guard: a hook that makes a test app copies a database (seconds) and starts a server,
     // and a start that does not come fails by itself within 90 s, quoting the server's last lines
-    // (tests/setup/app.ts), before this would.
-    hookTimeout: 120_000,
+    // (tests/setup/app.ts), then stops it (up to 15 s): this comes after both, so the start's own
+    // message is the one a failure shows.
+    hookTimeout: 150_000,
     teardownTimeout: 30_000,
     projects: [
       {
