@@ -81,6 +81,14 @@ function linesOf(items: CheckoutCreateData["line_items"]): ExplicitLine[] {
   return [...lines.values()];
 }
 
+/** The lines, once each names something for sale: one that does not is the request's fault (400); the rest is said in messages. */
+async function forSale(lines: ExplicitLine[]): Promise<ExplicitLine[]> {
+  const quote = await quoteCheckout({ lines });
+  const missing = quote.lines.findIndex((l) => l.status === "unavailable");
+  if (missing >= 0) throw new AppError("parameter_invalid", `No item '${quote.lines[missing]!.listing_id}' is for sale here.`, `$.line_items[${missing}].id`);
+  return lines;
+}
+
 function checkCurrency(currency: string): void {
   if (currency.toLowerCase() !== CURRENCY) throw new AppError("parameter_invalid", "Only usd is offered.", "$.currency");
 }
@@ -105,11 +113,7 @@ async function sessionFor(caller: AcpCaller, id: string) {
 
 export async function createAcpCheckout(caller: AcpCaller, body: CheckoutCreateData) {
   checkCurrency(body.currency);
-  const lines = linesOf(body.line_items);
-  // Items that do not exist are the request's fault (400); the rest is said in messages.
-  const quote = await quoteCheckout({ lines });
-  const missing = quote.lines.findIndex((l) => l.status === "unavailable");
-  if (missing >= 0) throw new AppError("parameter_invalid", `No item '${quote.lines[missing]!.listing_id}' is for sale here.`, `$.line_items[${missing}].id`);
+  const lines = await forSale(linesOf(body.line_items));
   const state: AcpState = { buyer: body.buyer ?? null, fulfillment_details: body.fulfillment_details ?? null, locale: body.locale ?? null, selected: {} };
   const address = state.fulfillment_details?.address;
   const view = await db().$transaction(async (tx) => {
@@ -146,12 +150,7 @@ export async function updateAcpCheckout(caller: AcpCaller, id: string, body: Che
   const { view: before, state: previous } = await sessionFor(caller, id);
   const refusal = closed(before);
   if (refusal) throw refusal;
-  const lines = body.line_items ? linesOf(body.line_items) : undefined;
-  if (lines) {
-    const quote = await quoteCheckout({ lines });
-    const missing = quote.lines.findIndex((l) => l.status === "unavailable");
-    if (missing >= 0) throw new AppError("parameter_invalid", `No item '${quote.lines[missing]!.listing_id}' is for sale here.`, `$.line_items[${missing}].id`);
-  }
+  const lines = body.line_items ? await forSale(linesOf(body.line_items)) : undefined;
   const state: AcpState = {
     ...previous,
     buyer: body.buyer ?? previous.buyer,
