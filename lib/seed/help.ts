@@ -467,10 +467,20 @@ with the full URL of this site followed by \`/api/mcp/mcp\`.
 
 ## Purchases stay with people
 
-No public endpoint places an order or takes a payment. An agent prepares a cart link and the
-person opens it, reviews the cart and pays. Account holders can additionally connect an agent to
-their own account over OAuth, approving each permission: see
+The public API and the MCP server place no order and take no payment. An agent prepares a cart
+link and the person opens it, reviews the cart and pays. Account holders can additionally connect
+an agent to their own account over OAuth, approving each permission: see
 [Connecting your own agent](/help/connecting-your-agent).
+
+## Commerce platforms: UCP and ACP
+
+Shopping platforms that speak the open commerce protocols check out here directly, giving the
+buyer's e-mail address, shipping address and card as a person does at checkout: the Universal
+Commerce Protocol (its business profile at [\`/.well-known/ucp\`](/.well-known/ucp)) and the
+Agentic Commerce Protocol ([\`/.well-known/acp.json\`](/.well-known/acp.json)). One checkout may
+hold several stores' items; it is charged once and becomes one order per store. Through UCP, an
+account holder can link the platform to their account (OAuth), and its checkouts then keep to
+the limits they set for agents.
 `,
   },
   {

@@ -38,7 +38,13 @@ Money is always integer cents (\`*_cents\`, USD). Stock is only a boolean \`in_s
 ## Buying
 
 - Cart links: \`POST /cart-links\` (or the \`create_cart_link\` tool) takes offers by \`listing_id\` and returns a URL for a human to open in their own browser; it prefills that person's cart and expires after 7 days. Price and availability are checked again when the link is opened.
-- No public endpoint places an order, pays, reserves stock or creates a cart on the service side. Checkout is done by the human, or by an agent the human connected with OAuth and allowed to order (below).
+- The public API and the MCP endpoint above place no order, take no payment, reserve no stock and create no cart on the service side. Checkout is done by the human, by an agent the human connected with OAuth and allowed to order (below), or by a commerce platform through UCP or ACP (below), which gives the buyer's e-mail, address and card as a person does at checkout.
+
+## Commerce protocols
+
+- [UCP business profile](${absoluteUrl("/.well-known/ucp")}): the Universal Commerce Protocol 2026-01-11; checkout sessions and orders at ${absoluteUrl("/api/ucp")}, identity linking through the OAuth server below.
+- [ACP discovery](${absoluteUrl("/.well-known/acp.json")}): the Agentic Commerce Protocol 2026-04-17; checkout sessions at ${absoluteUrl("/api/acp")}.
+- In both, one checkout may hold several stores' items; completing it charges once and places one order per store.
 
 ## Agents acting for an account holder
 

@@ -245,7 +245,9 @@ describe("GET /llms.txt points agents to the public API, its OpenAPI document an
 
   it("says how to behave: cart links for humans, no ordering, rate limits, Retry-After, User-Agent", () => {
     expect(res.text).toMatch(/cart/i);
-    expect(res.text).toMatch(/No public endpoint places an order/);
+    expect(res.text).toMatch(/The public API and the MCP endpoint above place no order/);
+    expect(res.text).toContain(`](${baseUrl()}/.well-known/ucp)`);
+    expect(res.text).toContain(`](${baseUrl()}/.well-known/acp.json)`);
     expect(res.text).toContain("Retry-After");
     expect(res.text).toContain("User-Agent");
     expect(res.text).toMatch(/30 requests, then 5 per second/);
