@@ -303,6 +303,29 @@ describe.skipIf(!canRun)("faults", { timeout: HANG_GUARD_MS }, () => {
       const read = () => timed(() => seller("GET", "/api/v1/listings?limit=1", {}, direct.baseUrl));
       const write = () => timed(() => seller("POST", "/api/v1/inventory/batch", { body: { adjustments: [{ listing_id: listing, delta: 1 }] } }, direct.baseUrl));
       expect((await read()).res?.status).toBe(200);
+      // A UCP checkout ready to complete, to complete while the database is down, then after.
+      const protocol = (path: string, body: unknown, headers: Record<string, string>) =>
+        fetch(`${direct.baseUrl}${path}`, { method: "POST", headers: { "Content-Type": "application/json", "X-Forwarded-For": "10.9.9.7", ...headers }, body: JSON.stringify(body) });
+      const ucpHeaders = (key: string) => ({ "UCP-Agent": 'profile="https://platform.example/profile"', "Idempotency-Key": key });
+      const ucpCheckout = await protocol(
+        "/api/ucp/checkout-sessions",
+        {
+          currency: "USD",
+          line_items: [{ item: { id: listing }, quantity: 1 }],
+          buyer: { email: "outage@example.com" },
+          fulfillment: { methods: [{ type: "shipping", destinations: [{ id: "d", full_name: "Ada Lovelace", street_address: "1 Main St", address_locality: "Springfield", address_region: "IL", postal_code: "62704", address_country: "US" }], selected_destination_id: "d", groups: [{ selected_option_id: "standard" }] }] },
+        },
+        ucpHeaders(`create-${randomBytes(6).toString("hex")}`),
+      );
+      expect(ucpCheckout.status).toBe(201);
+      const checkoutId = ((await ucpCheckout.json()) as { id: string }).id;
+      const payKey = `pay-${randomBytes(6).toString("hex")}`;
+      const pay = () =>
+        protocol(
+          `/api/ucp/checkout-sessions/${checkoutId}/complete`,
+          { payment_data: { id: "c", handler_id: "test_card", type: "card", brand: "visa", last_digits: "4242", credential: { type: "card", card_number_type: "fpan", number: "4242424242424242" } } },
+          ucpHeaders(payKey),
+        );
       // A catalog read starts the process's catalog-change listener (on its first subscription).
       const search = await fetch(`${direct.baseUrl}/api/public/v1/search?q=lamp`, { headers: { "X-Forwarded-For": "10.9.9.9" } });
       expect(search.status).toBe(200);
@@ -336,6 +359,18 @@ describe.skipIf(!canRun)("faults", { timeout: HANG_GUARD_MS }, () => {
       expect(sick.status).toBe(503);
       expect(sick.headers.get("retry-after")).toBe(String(UNAVAILABLE_RETRY_AFTER_SECONDS));
       expect(await sick.json()).toMatchObject({ status: "unavailable", database: "unreachable" });
+      // The commerce protocols answer 503 in their own shapes: an idempotency store that cannot
+      // be reached places nothing (the completion below, with the same key, is the only order).
+      const ucpDown = await pay();
+      expect([ucpDown.status, ucpDown.headers.get("retry-after")]).toEqual([503, String(UNAVAILABLE_RETRY_AFTER_SECONDS)]);
+      expect(await ucpDown.json()).toMatchObject({ status: "error", code: "service_unavailable" });
+      const acpDown = await protocol("/api/acp/checkout_sessions", { line_items: [{ id: listing }], currency: "usd", capabilities: {} }, {
+        Authorization: "Bearer outage-platform",
+        "API-Version": "2026-04-17",
+        "Idempotency-Key": randomBytes(6).toString("hex"),
+      });
+      expect([acpDown.status, acpDown.headers.get("retry-after")]).toEqual([503, String(UNAVAILABLE_RETRY_AFTER_SECONDS)]);
+      expect(await acpDown.json()).toMatchObject({ type: "service_unavailable", code: "service_unavailable" });
       // A storefront page meanwhile (reported, not asserted: pages render Next's error page).
       const page = await fetch(`${direct.baseUrl}/search?q=outage${randomBytes(3).toString("hex")}`, { headers: { "X-Forwarded-For": "10.9.9.8" } });
       process.stderr.write(`[faults] a storefront search page while the database was down: ${page.status}\n`);
@@ -353,6 +388,14 @@ describe.skipIf(!canRun)("faults", { timeout: HANG_GUARD_MS }, () => {
       });
       expect(last.res?.status).toBe(200);
       expect((await write()).res?.status).toBe(200);
+      // The same key completes the checkout once the database is back, and only once.
+      const paid = await pay();
+      expect(paid.status).toBe(200);
+      const paidText = await paid.text();
+      expect((await pay()).status).toBe(200);
+      expect(await (await pay()).text()).toBe(paidText);
+      const orders = await pool.query(`SELECT count(*)::int AS n FROM orders WHERE checkout_session_id = $1`, [checkoutId]);
+      expect(orders.rows[0].n).toBe(1);
       expect(groupAlive(direct.serverPid)).toBe(true);
       await untilLogged(FACET_BACK);
 
