@@ -3,7 +3,7 @@
  * first (a missing secret stops the app with a message naming it). Without DATABASE_URL the app
  * uses the embedded database: it is opened now (and migrated and seeded on its first start), so
  * that the first request does not wait for that. `next build` never opens it. Then the server's
- * background work starts: folding changed products into the facet bitmaps.
+ * background work starts: folding changed products into the facet bitmaps, and the job queue.
  */
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
@@ -15,4 +15,13 @@ export async function register() {
   }
   const { ensureFacetCompaction } = await import("./lib/catalog/facet-compaction");
   ensureFacetCompaction();
+  // The job queue: its schema and queues exist before the first request sends a job; the
+  // workers run here unless JOBS_WORKER=off leaves them to `npm run worker`.
+  const { config } = await import("./lib/config");
+  const { startJobs } = await import("./lib/jobs/queue");
+  await startJobs();
+  if (config().jobsInApp) {
+    const { startWorkers } = await import("./lib/jobs/workers");
+    await startWorkers();
+  }
 }

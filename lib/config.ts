@@ -1,5 +1,22 @@
 import { z } from "zod";
 
+/** An ACP platform's order-webhook receiver (ACP_WEBHOOKS). */
+const AcpWebhook = z.strictObject({
+  platform_key_sha256: z.string().regex(/^[0-9a-f]{64}$/, "platform_key_sha256 is the SHA-256 of the platform's bearer key, 64 lowercase hex digits"),
+  url: z.url({ protocol: /^https$/, error: "url must be an https URL" }),
+  secret: z.string().min(16, "secret must be at least 16 characters"),
+});
+const AcpWebhooks = z.array(AcpWebhook).max(100);
+export type AcpWebhookConfig = z.output<typeof AcpWebhook>;
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * The app's configuration: one zod-checked object read from the environment. `checkConfig()`
  * runs when a server starts (instrumentation.ts), so a missing or malformed setting stops the app
@@ -30,6 +47,23 @@ const Env = z
      */
     OAUTH_CIMD_ALLOW_LOOPBACK: z.enum(["on", "off"]).default("off"),
     /**
+     * Tests only: `on` lets order webhooks and the platform-profile fetch reach loopback
+     * addresses, where a test serves receivers and profiles (never the OAuth client-metadata
+     * fetch, which has its own setting). Never set it in production.
+     */
+    WEBHOOKS_ALLOW_LOOPBACK: z.enum(["on", "off"]).default("off"),
+    /**
+     * Where background jobs (webhook deliveries) run: `in-app` in every app process (the
+     * default), `off` to leave them to `npm run worker` processes.
+     */
+    JOBS_WORKER: z.enum(["in-app", "off"]).default("in-app"),
+    /**
+     * ACP platforms that receive order webhooks, as JSON: `[{ "platform_key_sha256": "<hex>",
+     * "url": "https://…", "secret": "…" }]`. A platform is known by the SHA-256 of the bearer
+     * key it calls with; `secret` is the HMAC key it gave for `Merchant-Signature`.
+     */
+    ACP_WEBHOOKS: z.string().optional(),
+    /**
      * Exact stock comparisons each listing answers on cart links, whoever asks: this many at once,
      * refilled at this many a day (lib/cart/links.ts). Past it, a line asking for more than one
      * unit is accepted unchecked (the link is checked again when opened).
@@ -37,6 +71,16 @@ const Env = z
     STOCK_PROBE_BUDGET: z.coerce.number().int().min(1).max(1_000_000).default(3),
   })
   .superRefine((env, ctx) => {
+    if (env.ACP_WEBHOOKS !== undefined) {
+      const parsed = AcpWebhooks.safeParse(parseJson(env.ACP_WEBHOOKS));
+      if (!parsed.success) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["ACP_WEBHOOKS"],
+          message: `ACP_WEBHOOKS must be a JSON array of { platform_key_sha256 (64 hex), url (https), secret (16+ characters) }: ${parsed.error.issues[0]!.message}`,
+        });
+      }
+    }
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
       ctx.addIssue({
         code: "custom",
@@ -62,6 +106,12 @@ export interface AppConfig {
   oauthCimdAllowLoopback: boolean;
   /** Exact stock comparisons per listing on cart links: at once, and refilled per day. */
   stockProbeBudget: number;
+  /** Tests only: webhooks and platform profiles may be fetched from loopback addresses. */
+  webhooksAllowLoopback: boolean;
+  /** Whether this app process runs the background jobs' workers. */
+  jobsInApp: boolean;
+  /** ACP platforms' order-webhook receivers, by the SHA-256 of their bearer key. */
+  acpWebhooks: AcpWebhookConfig[];
 }
 
 let cached: AppConfig | undefined;
@@ -85,6 +135,9 @@ export function config(): AppConfig {
     devOutbox: env.NODE_ENV !== "production" ? env.DEV_OUTBOX !== "off" : env.DEV_OUTBOX === "on",
     oauthCimdAllowLoopback: env.OAUTH_CIMD_ALLOW_LOOPBACK === "on",
     stockProbeBudget: env.STOCK_PROBE_BUDGET,
+    webhooksAllowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK === "on",
+    jobsInApp: env.JOBS_WORKER === "in-app",
+    acpWebhooks: env.ACP_WEBHOOKS === undefined ? [] : AcpWebhooks.parse(JSON.parse(env.ACP_WEBHOOKS)),
   };
   return cached;
 }

@@ -1,15 +1,15 @@
-import { absoluteUrl } from "@/lib/config";
 import { formatCents } from "@/lib/catalog/money";
 import { sendEmail } from "@/lib/email/send";
 import { logEvent } from "@/lib/log";
+import { orderPageUrl } from "@/lib/orders/confirmation";
 import { CONDITION_LABELS } from "@/lib/schemas/catalog";
 import type { PlacedOrder } from "./types";
 
 // Step "announce", after commit: the confirmation e-mail to the buyer.
 
-/** The order's page for its buyer: the account's order page, or a guest's confirmation link. */
-export function orderPageUrl(placed: PlacedOrder): string {
-  return absoluteUrl(placed.account_holder ? `/account/orders/${encodeURIComponent(placed.order.number)}` : placed.confirmation_path);
+/** The order's page for its buyer. */
+function pageOf(placed: PlacedOrder): string {
+  return orderPageUrl({ id: placed.order.id, number: placed.order.number, accountHolder: placed.account_holder });
 }
 
 /** The confirmation e-mail's text: number, lines by seller, totals, address, and the order's page. */
@@ -36,7 +36,7 @@ export function confirmationText(placed: PlacedOrder): string {
     `  ${a.city}, ${a.state} ${a.postal_code}`,
     `  ${a.country}`,
     "",
-    `Your order: ${orderPageUrl(placed)}`,
+    `Your order: ${pageOf(placed)}`,
   );
   return out.join("\n");
 }
@@ -47,7 +47,7 @@ export function confirmationText(placed: PlacedOrder): string {
  */
 export async function sendOrderConfirmation(placed: PlacedOrder): Promise<void> {
   try {
-    await sendEmail({ to: placed.email, subject: `Your order ${placed.order.number}`, text: confirmationText(placed), link: orderPageUrl(placed) });
+    await sendEmail({ to: placed.email, subject: `Your order ${placed.order.number}`, text: confirmationText(placed), link: pageOf(placed) });
   } catch (err) {
     logEvent("error", "order confirmation e-mail failed", { order: placed.order.number, error: String(err) });
   }

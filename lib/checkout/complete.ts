@@ -6,6 +6,7 @@ import { parseShippingAddress, type AddressInput } from "@/lib/orders/address";
 import type { Db } from "@/lib/orders/common";
 import { ORDER_INCLUDE, type OrderRow } from "@/lib/orders/shape";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
+import { queueOrderEvents } from "@/lib/webhooks/outbox";
 import { sendOrderConfirmation } from "./announce";
 import { cardPayer, charge, endAttempt, savedPayer, type Attempt, type Payer } from "./charge";
 import { openAgentGate } from "./limits";
@@ -41,7 +42,8 @@ import type { AgentCaller, Buyer, CheckoutSource, ExplicitLine, PlacedOrder, Tx 
  *    charge whose transaction then fails is refunded by `endAttempt`);
  * 6. write the order with each store's part, or one order per store for a session that splits
  *    by store (orders.ts), and close the session;
- * 7. after commit, announce it (announce.ts: the confirmation e-mail).
+ * 7. after commit, announce it (announce.ts: the confirmation e-mail; the order events owed to a
+ *    commerce platform were queued in the transaction, lib/webhooks/outbox.ts).
  */
 
 /** What one attempt at completing brings, resolved before the transaction. */
@@ -104,6 +106,8 @@ async function completeLocked(tx: Tx, session: SessionRow, attempt: Attempting, 
     taken,
     cartId: session.source === "cart" ? session.cart_id : null,
   }, session.split_by_store);
+  // The platform of a commerce-protocol checkout hears of its orders (after commit, lib/webhooks/).
+  await queueOrderEvents(tx, rows.map((r) => r.id), "order_create");
   const completedAt = rows[0]!.createdAt;
   await tx.$executeRaw`
     UPDATE checkout_sessions SET status = 'completed', completed_at = ${completedAt}, updated_at = ${completedAt},

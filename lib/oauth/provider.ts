@@ -1,7 +1,8 @@
-import { createPrivateKey, hkdfSync } from "node:crypto";
+import { createPrivateKey } from "node:crypto";
 import Provider, { errors, type Configuration, type JWK, type KoaContextWithOIDC } from "oidc-provider";
 import { BUYER_SCOPES } from "@/lib/auth/scopes";
 import { config } from "@/lib/config";
+import { derivedKey } from "@/lib/keys";
 import { db } from "@/lib/db";
 import { logEvent } from "@/lib/log";
 import { PrismaOAuthAdapter } from "./adapter";
@@ -26,9 +27,9 @@ export const TTL = {
   IdToken: 900,
 } as const;
 
-/** Key material derived from AUTH_SECRET (HKDF-SHA256): every instance agrees and nothing is stored. */
+/** Key material derived from AUTH_SECRET (lib/keys.ts): every instance agrees and nothing is stored. */
 function derive(info: string, length = 32): Buffer {
-  return Buffer.from(hkdfSync("sha256", config().authSecret, "marketplace-oauth", info, length));
+  return derivedKey("marketplace-oauth", info, length);
 }
 
 /**

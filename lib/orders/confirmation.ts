@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { config } from "@/lib/config";
+import { absoluteUrl, config } from "@/lib/config";
 
 /**
  * The confirmation page of an order: `/checkout/confirmation/<number>`. An account holder sees
@@ -24,4 +24,12 @@ export function isConfirmationKey(orderId: string, key: unknown): boolean {
 export function confirmationPath(order: { id: string; number: string; userId: string | null }): string {
   const path = `/checkout/confirmation/${encodeURIComponent(order.number)}`;
   return order.userId ? path : `${path}?key=${keyOf(order.id)}`;
+}
+
+/**
+ * The order's page for its buyer, as an absolute URL: the account's order page, or a guest's
+ * signed confirmation link (the confirmation e-mail's link, the protocols' `permalink_url`).
+ */
+export function orderPageUrl(order: { id: string; number: string; accountHolder: boolean }): string {
+  return absoluteUrl(order.accountHolder ? `/account/orders/${encodeURIComponent(order.number)}` : confirmationPath({ id: order.id, number: order.number, userId: null }));
 }

@@ -3,6 +3,7 @@ import { Prisma } from "@/lib/db";
 import { sendEmail } from "@/lib/email/send";
 import { AppError } from "@/lib/errors";
 import type { OrderStatusValue } from "@/lib/schemas/orders";
+import { queueOrderEvents } from "@/lib/webhooks/outbox";
 import { orderNotFound, orderRefWhere, type Db } from "./common";
 
 /**
@@ -108,6 +109,8 @@ async function applyMoves(tx: Db, order: LockedOrder, parts: LockedPart[], moves
     data: { updatedAt: now, ...(changed ? { status, ...(status === "delivered" ? { deliveredAt: now } : {}) } : {}) },
   });
   if (changed) await tx.orderEvent.create({ data: { orderId: order.id, storeId: null, status, createdAt: now } });
+  // The platform that placed it through a commerce protocol hears of the move.
+  await queueOrderEvents(tx, [order.id], "order_update");
   return status;
 }
 

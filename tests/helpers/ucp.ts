@@ -8,7 +8,9 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { createRequire } from "node:module";
 import { expect } from "vitest";
+import { createHolder } from "./buyer";
 import { api, type ApiResponse } from "./http";
+import { mintAccessToken } from "./oauth-tokens";
 import { storeIdOf, startIsolatedApp, type IsolatedApp } from "./seller";
 
 // The package's ESM build imports its own files without extensions, which Node's loader refuses:
@@ -43,10 +45,12 @@ export class UcpHarness {
   private constructor(
     readonly app: IsolatedApp,
     readonly fixtures: Fixtures,
+    /** The platform's profile URL every request names in UCP-Agent. */
+    readonly platformProfile: string,
   ) {}
 
-  static async start(label: string): Promise<UcpHarness> {
-    const app = await startIsolatedApp(label);
+  static async start(label: string, env: Record<string, string> = {}, platformProfile = PLATFORM_PROFILE): Promise<UcpHarness> {
+    const app = await startIsolatedApp(label, env);
     const product = (await app.pool.query(`SELECT id, title FROM products WHERE publicly_listed ORDER BY slug LIMIT 1`)).rows[0];
     const listing = async (store: string, price: number, quantity: number) =>
       (
@@ -63,11 +67,18 @@ export class UcpHarness {
       outOfStock: { id: await listing("fixture-store-a", 1500, 0) },
       nonExistent: { id: randomUUID() },
     };
-    return new UcpHarness(app, fixtures);
+    return new UcpHarness(app, fixtures, platformProfile);
   }
 
   stop() {
     return this.app.stop();
+  }
+
+  /** An account holder (a saved default address, 5 Elm Road) whose platform holds a UCP token for them. */
+  async linkedHolder(agent: Record<string, string> = {}) {
+    const holder = await createHolder(this.app.pool, "ucp-known");
+    const { token } = await mintAccessToken(this.app.pool, { userId: holder.id, scopes: ["checkout"], resource: "ucp", baseUrl: this.app.baseUrl });
+    return { ...holder, headers: () => this.headers({ Authorization: `Bearer ${token}`, ...agent }) };
   }
 
   get endpoint(): string {
@@ -77,7 +88,7 @@ export class UcpHarness {
   /** The suite's headers: UCP-Agent, a request signature, a fresh idempotency key and request id. */
   headers(extra: Record<string, string> = {}): Record<string, string> {
     return {
-      "UCP-Agent": `profile="${PLATFORM_PROFILE}"`,
+      "UCP-Agent": `profile="${this.platformProfile}"`,
       "Request-Signature": "test",
       "Idempotency-Key": randomUUID(),
       "Request-Id": randomUUID(),
@@ -211,6 +222,15 @@ export function expectValid(schema: SafeParser, value: unknown, what: string): v
 
 export function expectCheckout(value: unknown): void {
   expectValid(CheckoutWithFulfillmentResponseSchema, value, "checkout");
+}
+
+/**
+ * The schema of an order webhook's body (rest.openapi.json `order_event_webhook`): the order with
+ * `event_id` and `created_time` (strings; the SDK's own zod builds it).
+ */
+export function orderEventSchema(): SafeParser {
+  const text = OrderSchema.shape.id;
+  return OrderSchema.extend({ event_id: text, created_time: text });
 }
 
 export function expectProfile(value: unknown): void {

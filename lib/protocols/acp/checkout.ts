@@ -13,7 +13,7 @@ import { absoluteUrl } from "@/lib/config";
 import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/orders/common";
-import { confirmationPath } from "@/lib/orders/confirmation";
+import { orderPageUrl } from "@/lib/orders/confirmation";
 import { ACP_VERSION } from "./version";
 import type { AddressData, BuyerData, CheckoutCompleteData, CheckoutCreateData, CheckoutUpdateData, FulfillmentDetailsData } from "./shapes";
 
@@ -226,7 +226,7 @@ type Message =
   | { type: "info"; content_type: "plain"; content: string }
   | { type: "error"; code: string; content_type: "plain"; content: string; resolution: "recoverable" | "requires_buyer_input" | "requires_buyer_review"; param?: string };
 
-const total = (type: string, display_text: string, amount: number) => ({ type, display_text, amount });
+export const total = (type: string, display_text: string, amount: number) => ({ type, display_text, amount });
 
 /** What the session still needs, as ACP messages. */
 function messagesOf(view: CheckoutSessionView): Message[] {
@@ -292,7 +292,7 @@ function renderView(view: CheckoutSessionView, state: AcpState, said: Message[] 
   const address = state.fulfillment_details?.address;
   const details = state.fulfillment_details ?? undefined;
   const status = statusOf(view, needs);
-  const orders = view.orders.map((o) => ({ id: o.id, order_number: o.number, permalink_url: absoluteUrl(view.buyer.account_holder ? `/account/orders/${o.number}` : confirmationPath({ id: o.id, number: o.number, userId: null })), total: o.total_cents }));
+  const orders = view.orders.map((o) => ({ id: o.id, order_number: o.number, permalink_url: orderPageUrl({ id: o.id, number: o.number, accountHolder: view.buyer.account_holder }), total: o.total_cents }));
   const first = view.orders[0];
   return {
     id: view.id,

@@ -2,7 +2,7 @@ import { absoluteUrl } from "@/lib/config";
 import type { CheckoutSessionView } from "@/lib/checkout";
 import { messageOf } from "./errors";
 import { fulfillmentMessages, fulfillmentOf, quoteCountry, type FulfillmentState } from "./fulfillment";
-import { orderPermalink } from "./order";
+import { orderPageUrl } from "@/lib/orders/confirmation";
 import { paymentHandlers } from "./profile";
 import { lineItemId, type BuyerData, type UcpMessage, type UcpTotal } from "./shapes";
 import { UCP_CAPABILITIES, UCP_VERSION } from "./version";
@@ -56,7 +56,7 @@ export function renderCheckout(view: CheckoutSessionView, state: UcpState, addre
     { type: "total", amount: view.quote.subtotal_cents + (shipping ? view.quote.shipping_cents : 0) },
   ];
   const buyer = { ...state.buyer, ...(view.buyer.email ? { email: view.buyer.email } : {}) };
-  const orders = view.orders.map((o) => ({ id: o.id, permalink_url: orderPermalink({ id: o.id, number: o.number, accountHolder: view.buyer.account_holder }) }));
+  const orders = view.orders.map((o) => ({ id: o.id, permalink_url: orderPageUrl({ id: o.id, number: o.number, accountHolder: view.buyer.account_holder }) }));
   return {
     ucp: {
       version: UCP_VERSION,

@@ -1,8 +1,7 @@
-import { absoluteUrl } from "@/lib/config";
-import { db } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { isUuid } from "@/lib/orders/common";
-import { confirmationPath } from "@/lib/orders/confirmation";
+import { isUuid, type Db } from "@/lib/orders/common";
+import { orderPageUrl } from "@/lib/orders/confirmation";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
 import { lineItemId } from "./shapes";
 import { UCP_CAPABILITIES, UCP_VERSION } from "./version";
@@ -15,10 +14,7 @@ import { UCP_CAPABILITIES, UCP_VERSION } from "./version";
 
 const INCLUDE = { parts: { include: { lines: true } } } as const;
 
-/** The order's page for its buyer: the account's order page, or a guest's signed confirmation link. */
-export function orderPermalink(order: { id: string; number: string; accountHolder: boolean }): string {
-  return absoluteUrl(order.accountHolder ? `/account/orders/${encodeURIComponent(order.number)}` : confirmationPath({ id: order.id, number: order.number, userId: null }));
-}
+type OrderRow = Prisma.OrderGetPayload<{ include: typeof INCLUDE }>;
 
 /**
  * The order `id` of a checkout the viewer may see: orders of guest checkouts are found by their
@@ -27,6 +23,16 @@ export function orderPermalink(order: { id: string; number: string; accountHolde
 export async function ucpOrder(id: unknown, viewer: { userId: string | null }) {
   const row = isUuid(id) ? await db().order.findUnique({ where: { id: id.toLowerCase() }, include: INCLUDE }) : null;
   if (!row || row.checkoutSessionId === null || row.userId !== viewer.userId) throw new AppError("order_not_found", "No such order.");
+  return renderUcpOrder(row);
+}
+
+/** The order `id` as its UCP order webhook carries it (the full order, order.md), or null when it is gone. */
+export async function ucpOrderForEvent(client: Db, id: string) {
+  const row = await client.order.findUnique({ where: { id }, include: INCLUDE });
+  return row && row.checkoutSessionId !== null ? renderUcpOrder(row) : null;
+}
+
+function renderUcpOrder(row: OrderRow) {
   const address = row.shippingAddress as unknown as ShippingAddressData;
   const lines = row.parts.flatMap((p) => p.lines.map((l) => ({ ...l, shipped: p.status === "shipped" || p.status === "delivered" }))).sort((a, b) => a.position - b.position);
   const events = row.parts.flatMap((p) => {
@@ -40,7 +46,7 @@ export async function ucpOrder(id: unknown, viewer: { userId: string | null }) {
     ucp: { version: UCP_VERSION, capabilities: [{ name: UCP_CAPABILITIES.order, version: UCP_VERSION }] },
     id: row.id,
     checkout_id: row.checkoutSessionId,
-    permalink_url: orderPermalink({ id: row.id, number: row.number, accountHolder: row.userId !== null }),
+    permalink_url: orderPageUrl({ id: row.id, number: row.number, accountHolder: row.userId !== null }),
     line_items: lines.map((l) => ({
       id: lineItemId(l.listingId),
       item: { id: l.listingId, title: l.title, price: l.unitPriceCents },

@@ -1,11 +1,13 @@
 import { absoluteUrl } from "@/lib/config";
+import { publicSigningKeys } from "./signing";
 import { UCP_CAPABILITIES, UCP_SERVICE, UCP_VERSION } from "./version";
 
 /**
  * The business profile at /.well-known/ucp (UCP 2026-01-11, overview.md "Profile Structure"):
  * the shopping service over REST, the capabilities this business offers (checkout, order, and
  * the fulfillment extension of checkout), and its one payment handler, the marketplace's test
- * card. No AP2, no discounts, no buyer consent: not offered, so not advertised.
+ * card, and the key that signs its order webhooks. No AP2, no discounts, no buyer consent: not
+ * offered, so not advertised.
  */
 
 /** Where the REST binding's paths start: `{endpoint}/checkout-sessions`, `{endpoint}/orders/{id}`. */
@@ -57,6 +59,8 @@ export function businessProfile() {
       ],
     },
     payment: { handlers: paymentHandlers() },
+    // The key that signs order webhooks (`Request-Signature`, order.md).
+    signing_keys: publicSigningKeys(),
   };
 }
 

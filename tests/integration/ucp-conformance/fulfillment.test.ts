@@ -6,8 +6,6 @@
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createHolder } from "../../helpers/buyer";
-import { mintAccessToken } from "../../helpers/oauth-tokens";
 import { storeIdOf } from "../../helpers/seller";
 import { ADDRESS, total, UcpHarness } from "../../helpers/ucp";
 
@@ -36,12 +34,6 @@ async function shippedListing(price: number, us: number, elsewhere: number, free
 
 const method = (checkout: any) => checkout.fulfillment.methods[0];
 
-/** An account holder (a saved default address, 5 Elm Road) whose platform holds a UCP token for them. */
-async function linkedHolder() {
-  const holder = await createHolder(ucp.app.pool, "ucp-known");
-  const { token } = await mintAccessToken(ucp.app.pool, { userId: holder.id, scopes: ["checkout"], resource: "ucp", baseUrl: ucp.app.baseUrl });
-  return { ...holder, headers: () => ucp.headers({ Authorization: `Bearer ${token}` }) };
-}
 const option = (checkout: any) => method(checkout).groups?.[0]?.options?.[0];
 
 describe("fulfillment_test", () => {
@@ -98,14 +90,14 @@ describe("fulfillment_test", () => {
   // A known customer, here, is an account holder who linked the platform (UCP identity linking):
   // their saved addresses are offered as destinations. An e-mail address alone reveals nothing.
   it("test_known_customer_one_address", async () => {
-    const holder = await linkedHolder();
+    const holder = await ucp.linkedHolder();
     const checkout = await ucp.createCheckout({ fulfillment: false, headers: holder.headers() });
     const updated = await ucp.update(checkout, { fulfillment: { methods: [{ type: "shipping" }] } }, 200, holder.headers());
     expect(method(updated).destinations.map((d: any) => [d.street_address, d.address_country])).toEqual([["5 Elm Road", "US"]]);
   });
 
   it("test_known_customer_multiple_addresses_selection", async () => {
-    const holder = await linkedHolder();
+    const holder = await ucp.linkedHolder();
     await ucp.app.pool.query(
       `INSERT INTO addresses (user_id, full_name, line1, city, state, postal_code, country, is_default) VALUES ($1, 'Hal Holder', '456 Oak Ave', 'Metropolis', 'NY', '10012', 'US', false)`,
       [holder.id],
@@ -136,7 +128,7 @@ describe("fulfillment_test", () => {
   );
 
   it("test_known_user_existing_address_reuse", async () => {
-    const holder = await linkedHolder();
+    const holder = await ucp.linkedHolder();
     const checkout = await ucp.createCheckout({ fulfillment: false, headers: holder.headers() });
     const saved = (await ucp.app.pool.query(`SELECT id FROM addresses WHERE user_id = $1`, [holder.id])).rows[0].id;
     const updated = await ucp.update(
