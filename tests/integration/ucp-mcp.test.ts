@@ -7,6 +7,7 @@
  * profile naming the endpoint. Every checkout validates against the pinned @ucp-js/sdk schemas.
  */
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowAgentOrders, createHolder, setMarketplaceAgentCheckout } from "../helpers/buyer";
@@ -127,6 +128,20 @@ describe("discovery", () => {
     expect(shape("update_checkout")).toEqual([["_meta", "checkout", "id"], ["checkout", "id"], false]);
     expect(shape("complete_checkout")).toEqual([["_meta", "id", "idempotency_key", "payment"], ["id", "idempotency_key"], false]);
     expect(shape("cancel_checkout")).toEqual([["_meta", "id", "idempotency_key"], ["id", "idempotency_key"], false]);
+  });
+
+  it("docs/agents.md's tools/call example creates a checkout", async () => {
+    const section = readFileSync("docs/agents.md", "utf8").split("### UCP over MCP")[1]!;
+    const example = /```json\n([\s\S]*?)```/.exec(section)![1]!.replace("<listing id>", ucp.fixtures.item.id).replace(/"idempotency_key": "[^"]+"/, `"idempotency_key": "${randomUUID()}"`);
+    const res = await fetch(endpoint(), {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "X-Forwarded-For": randomClientIp() },
+      body: example,
+    });
+    const text = await res.text();
+    const message = JSON.parse(text.split("\n").find((l) => l.startsWith("data: "))?.slice(6) ?? text);
+    expectCheckout(message.result.structuredContent);
+    expect(message.result.structuredContent.status).toBe("incomplete");
   });
 
   it("GET answers 405 with Allow: POST, in UCP's error shape", async () => {
