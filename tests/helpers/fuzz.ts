@@ -245,6 +245,7 @@ export function arbitraryOf(schema: z.ZodType | unknown, options: ArbitraryOptio
       return fc.constant(null);
     case "undefined":
     case "void":
+    case "never": // a field that must be absent
       return fc.constant(undefined);
     case "any":
     case "unknown":

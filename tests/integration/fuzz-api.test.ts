@@ -157,6 +157,7 @@ const OTHER_ROUTES: Record<string, string> = {
   "/api/ucp/checkout-sessions/[id]/cancel": "fuzz-ucp",
   "/api/ucp/orders/[id]": "fuzz-ucp",
   "/api/ucp/[[...path]]": "fuzz-ucp (junk paths)",
+  "/api/ucp/mcp": "fuzz-ucp (MCP binding)",
   "/api/acp/checkout_sessions": "fuzz-acp",
   "/api/acp/checkout_sessions/[id]": "fuzz-acp",
   "/api/acp/checkout_sessions/[id]/complete": "fuzz-acp",

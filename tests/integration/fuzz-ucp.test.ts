@@ -4,7 +4,9 @@
  * wrong content types), path ids known, foreign and junk, `UCP-Agent` headers valid, missing,
  * malformed and too new, idempotency keys repeated and junk. Every answer: never a 5xx; an error
  * is exactly UCP's shape; a success validates against the pinned @ucp-js/sdk schemas and loses no
- * field; no card number is ever echoed; and a rejected write changed no row.
+ * field; no card number is ever echoed; and a rejected write changed no row. The MCP binding's
+ * tools (/api/ucp/mcp) the same way, their arguments generated from their own schemas: every
+ * answer a checkout or a JSON-RPC error carrying UCP's error object, never an internal error.
  * FUZZ_SEED / FUZZ_RUNS: tests/helpers/fuzz.ts.
  */
 import { randomUUID } from "node:crypto";
@@ -12,7 +14,9 @@ import { createRequire } from "node:module";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CheckoutComplete, CheckoutCreate, CheckoutUpdate } from "@/lib/protocols/ucp";
-import { bodyArbitrary, fuzzAssert, FuzzStats, rarely, segmentArbitrary, WRITE_TABLES, WriteLog } from "../helpers/fuzz";
+import { UCP_TOOLS } from "@/lib/mcp/tools/ucp";
+import { bodyArbitrary, fuzzAssert, FuzzStats, fuzzValue, rarely, segmentArbitrary, WRITE_TABLES, WriteLog } from "../helpers/fuzz";
+import { randomClientIp } from "../helpers/http";
 import { expectCheckout, expectValid, PLATFORM_PROFILE, UcpHarness } from "../helpers/ucp";
 
 const { OrderSchema } = createRequire(import.meta.url)("@ucp-js/sdk") as typeof import("@ucp-js/sdk");
@@ -129,4 +133,72 @@ describe("fuzz: UCP REST binding", () => {
       }),
     );
   }, 600_000);
+});
+
+describe("fuzz: UCP MCP binding", () => {
+  const isObject = (v: unknown) => typeof v === "object" && v !== null && !Array.isArray(v);
+  const rpc = async (body: unknown) => {
+    const res = await fetch(`${ucp.app.baseUrl}/api/ucp/mcp`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json, text/event-stream", "X-Forwarded-For": randomClientIp() },
+      body: JSON.stringify(body),
+    });
+    const text = await res.text();
+    const line = text.split("\n").find((l) => l.startsWith("data: "));
+    let message: any = null;
+    try {
+      message = JSON.parse(line ? line.slice(6) : text);
+    } catch {
+      message = null;
+    }
+    return { status: res.status, text, message };
+  };
+
+  for (const tool of UCP_TOOLS) {
+    it(`tools/call ${tool.name}`, async () => {
+      const overrides = {
+        id: fc.constantFrom(...known.items, ...known.sessions, "instr_1", "card-1"),
+        handler_id: fc.constantFrom("test_card", "google_pay"),
+        idempotency_key: fc.oneof({ weight: 4, arbitrary: fc.uuid() }, { weight: 1, arbitrary: fc.constantFrom("same-key", "") }),
+        quantity: fc.integer({ min: 1, max: 3 }),
+        currency: fc.constantFrom("USD", "USD", "usd", "EUR"),
+        profile: fc.constantFrom(PLATFORM_PROFILE, "x"),
+        version: fc.constantFrom("2026-01-11", "2026-01-11", "2025-12-01", "2099-01-01", "next"),
+      };
+      await fuzzAssert(
+        fc.asyncProperty(fuzzValue(tool.arguments, overrides), async ({ flavor, value }) => {
+          const before = tool.name === "get_checkout" ? undefined : await writeLog.mark();
+          const res = await rpc({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: tool.name, arguments: value, _meta: { ucp: { profile: PLATFORM_PROFILE } } } });
+          stats.record(`mcp ${tool.name}`, res.message?.error?.code ?? res.status);
+          const label = `${tool.name} [${flavor}] ${JSON.stringify(value).slice(0, 400)}`;
+          const problems: string[] = [];
+          if (res.status !== 200) problems.push(`HTTP ${res.status}`);
+          const { result, error } = res.message ?? {};
+          if (result) {
+            try {
+              expectCheckout(result.structuredContent);
+            } catch (err) {
+              problems.push(String(err).slice(0, 600));
+            }
+          } else if (error && !isObject(value)) {
+            // MCP's own rule (tools/call arguments are an object), answered by the MCP layer.
+            if (error.code !== -32602) problems.push(`JSON-RPC code ${error.code} for arguments that are not an object`);
+          } else if (error) {
+            if (error.code !== -32602 && error.code !== -32603) problems.push(`JSON-RPC code ${error.code}`);
+            problems.push(...errorProblems(error.data));
+            if (error.data?.code === "internal_error" || error.data?.code === "service_unavailable") problems.push(`an internal error: ${error.data.code}`);
+          } else {
+            problems.push("neither a result nor an error");
+          }
+          if (/4242424242424242|4000000000000002/.test(res.text)) problems.push("a card number is echoed");
+          if (before !== undefined && error) {
+            const changed = await writeLog.changedSince(before);
+            if (changed.length) problems.push(`refused but changed ${changed.join(", ")}`);
+          }
+          if (problems.length) throw new Error(`${label} → ${problems.join("; ")}\nbody: ${res.text.slice(0, 800)}`);
+        }),
+      );
+      expect(stats.count(`mcp ${tool.name}`)).toBeGreaterThan(0);
+    }, 600_000);
+  }
 });

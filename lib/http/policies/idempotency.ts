@@ -99,17 +99,60 @@ export function claimedIdempotencyFor(flavour: IdempotencyFlavour): Policy {
 async function claimed(ctx: RequestCtx, next: () => Promise<Response>, flavour: IdempotencyFlavour): Promise<Response> {
   const key = ctx.request.headers.get(IDEMPOTENCY_HEADER);
   if (key === null) return next();
-  const { owner, method, path, requestHash } = describeRequest(ctx, key, flavour.owner(ctx));
+  checkKey(key);
+  const request = { owner: flavour.owner(ctx), key, method: ctx.request.method, path: ctx.request.nextUrl.pathname, body: ctx.body ?? null };
+  const outcome = await onceByKey(request, async () => {
+    ctx.idempotencyKey = key;
+    const response = await next();
+    if (response.status >= 400) return { answer: response };
+    const text = await response.text();
+    return { answer: new Response(text, { status: response.status, headers: response.headers }), keep: { status: response.status, response: flavour.record(text) } };
+  });
+  return "replayed" in outcome ? replay(outcome.replayed, flavour.replay(outcome.replayed.response, ctx.requestId)) : outcome.answer;
+}
+
+/** One request carrying an idempotency key, however it came (an HTTP header, a tool argument). */
+export interface KeyedRequest {
+  /** Whose key it is: keys of different owners never meet. */
+  owner: string;
+  key: string;
+  /** What the request asks: the same key with another method, path or body is refused. */
+  method: string;
+  path: string;
+  body: unknown;
+  /** How the request names its key, in a refusal (the header, or a tool's argument). */
+  param?: string;
+}
+
+/** What a first request answered, as kept for its retries. */
+export interface KeptAnswer {
+  status: number;
+  response: unknown;
+}
+
+/**
+ * The claim, run and record of one keyed request (the claiming variant's steps, for any door):
+ * a finished first request's kept answer is `replayed`; a running one or another request under
+ * the same key is refused; otherwise `work` runs under the claim, and what it says to `keep` is
+ * recorded (nothing kept, or a throw, releases the claim: errors changed nothing).
+ */
+export async function onceByKey<T>(
+  request: KeyedRequest,
+  work: () => Promise<{ answer: T; keep?: KeptAnswer }>,
+): Promise<{ replayed: KeptAnswer } | { answer: T }> {
+  const { owner, key, method, path } = request;
+  const param = request.param ?? IDEMPOTENCY_HEADER;
+  const requestHash = new Uint8Array(createHash("sha256").update(`${method}\n${path}\n${canonicalJson(request.body)}`).digest());
   const where = { owner_key: { owner, key } };
 
   const stored = await db().$transaction(async (tx) => {
     await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`idempotency\n${owner}\n${key}`}, 0))`;
     const row = await tx.idempotencyKey.findFirst({ where: { owner, key, expiresAt: { gt: new Date() } } });
     if (row) {
-      if (!sameHash(row.requestHash, requestHash)) throw keyReused(row);
+      if (!sameHash(row.requestHash, requestHash)) throw keyReused(row, param);
       if (row.status !== CLAIMED) return row;
       if (Date.now() - row.createdAt.getTime() < CLAIM_TTL_MS) {
-        throw new AppError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed; retry shortly.", IDEMPOTENCY_HEADER, {
+        throw new AppError("idempotency_key_in_use", `A request with this ${param} is still being processed; retry shortly.`, param, {
           headers: { "Retry-After": "1" },
         });
       }
@@ -118,32 +161,27 @@ async function claimed(ctx: RequestCtx, next: () => Promise<Response>, flavour: 
     await tx.idempotencyKey.upsert({ where, create: { owner, key, ...claim }, update: claim });
     return null;
   });
-  if (stored) return replay(stored, flavour.replay(stored.response, ctx.requestId));
+  if (stored) return { replayed: { status: stored.status, response: stored.response } };
 
-  ctx.idempotencyKey = key;
   const release = () => db().idempotencyKey.deleteMany({ where: { owner, key, status: CLAIMED } });
-  let response: Response;
+  let result: { answer: T; keep?: KeptAnswer };
   try {
-    response = await next();
+    result = await work();
   } catch (err) {
     await release();
     throw err;
   }
-  if (response.status >= 400) {
+  if (!result.keep) {
     await release();
-    return response;
+    return { answer: result.answer };
   }
-  const text = await response.text();
-  const record = flavour.record(text);
-  await db().idempotencyKey.update({ where, data: { status: response.status, response: record as object } });
-  return new Response(text, { status: response.status, headers: response.headers });
+  await db().idempotencyKey.update({ where, data: { status: result.keep.status, response: result.keep.response as object } });
+  return { answer: result.answer };
 }
 
-/** Whose key, and what the request is (method, path and body hashed), for both variants. */
+/** Whose key, and what the request is (method, path and body hashed), for the transactional variant. */
 function describeRequest(ctx: RequestCtx, key: string, owner: string) {
-  if (!KEY.test(key)) {
-    throw new AppError("parameter_invalid", `${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters.`, IDEMPOTENCY_HEADER);
-  }
+  checkKey(key);
   const method = ctx.request.method;
   const path = ctx.request.nextUrl.pathname;
   return {
@@ -154,15 +192,21 @@ function describeRequest(ctx: RequestCtx, key: string, owner: string) {
   };
 }
 
+function checkKey(key: string): void {
+  if (!KEY.test(key)) {
+    throw new AppError("parameter_invalid", `${IDEMPOTENCY_HEADER} must be 1 to 255 printable ASCII characters.`, IDEMPOTENCY_HEADER);
+  }
+}
+
 function sameHash(a: Uint8Array, b: Uint8Array): boolean {
   return Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
 }
 
-function keyReused(stored: { method: string; path: string }): AppError {
+function keyReused(stored: { method: string; path: string }, param: string = IDEMPOTENCY_HEADER): AppError {
   return new AppError(
     "idempotency_key_reused",
-    `This Idempotency-Key was used with another request (${stored.method} ${stored.path} with another body); use a new key for a new request.`,
-    IDEMPOTENCY_HEADER,
+    `This ${param} was used with another request (${stored.method} ${stored.path} with another body); use a new key for a new request.`,
+    param,
   );
 }
 

@@ -1,9 +1,9 @@
 import type { z } from "zod";
 import { AppError } from "@/lib/errors";
-import { negotiate, parseUcpAgent, ucpError, type UcpCaller } from "@/lib/protocols/ucp";
+import { negotiate, parseUcpAgent, ucpError, type UcpCaller, type UcpErrorBody } from "@/lib/protocols/ucp";
 import { errorOf } from "../errors";
 import { pipeline, type Policy, type RequestCtx } from "../pipeline";
-import { principalKey } from "@/lib/auth/principal";
+import { principalKey, type Principal } from "@/lib/auth/principal";
 import { claimedIdempotencyFor } from "../policies/idempotency";
 import { oauthCaller } from "../policies/oauth-token";
 import { observeWith } from "../policies/observe";
@@ -16,9 +16,18 @@ import { protocolRoute, type ProtocolHandlerContext, type ProtocolResult } from 
  * platform; a replay is the first answer byte for byte), and errors in UCP's shape.
  */
 
+/**
+ * Whose idempotency records a UCP request's are: its platform's (the profile it names), and within
+ * it the linked holder's when a token came. The REST and MCP bindings share them.
+ */
+export function ucpPlatformKey(profile: string | null, principal?: Principal): string {
+  const platform = `ucp:${profile ?? "-"}`;
+  return principal?.kind === "oauth" ? `${platform}\n${principalKey(principal)}` : platform;
+}
+
 export const ucpAgent: Policy = async (ctx, next) => {
   const agent = parseUcpAgent(ctx.request.headers.get("ucp-agent"));
-  ctx.platform = { key: `ucp:${agent.profile ?? "-"}`, ...agent };
+  ctx.platform = { key: ucpPlatformKey(agent.profile), ...agent };
   negotiate(agent);
   return next();
 };
@@ -34,8 +43,8 @@ export const ucpAgent: Policy = async (ctx, next) => {
 export const ucpIdentity: Policy = async (ctx, next) => {
   if (ctx.request.headers.get("authorization") === null) return next();
   return oauthCaller("ucp")(ctx, () => {
-    const principal = ctx.principal;
-    if (principal?.kind === "oauth") ctx.platform = { ...ctx.platform!, key: `${ctx.platform!.key}\n${principalKey(principal)}` };
+    // The REST binding keeps the platform's key here; the MCP binding reads its platform per call.
+    if (ctx.platform) ctx.platform = { ...ctx.platform, key: ucpPlatformKey(ctx.platform.profile, ctx.principal) };
     return next();
   });
 };
@@ -46,15 +55,16 @@ export const ucpIdempotency: Policy = claimedIdempotencyFor({
   replay: (stored) => (stored as { text: string }).text,
 });
 
-/** Anything thrown, as UCP's error answer (a 500 or 503 says nothing of its cause). */
+/** Anything thrown, in UCP's terms (a 500 or 503 says nothing of its cause). */
+export function ucpErrorOf(err: unknown, requestId: string): { status: number; body: UcpErrorBody; headers: Record<string, string> } {
+  if (err instanceof AppError) return { ...ucpError(err), headers: err.headers ?? {} };
+  const plain = errorOf(err, requestId);
+  return { ...ucpError(new AppError(plain.body.error.code, plain.body.error.message)), status: plain.status, headers: plain.headers };
+}
+
+/** Anything thrown, as UCP's error answer. */
 export function ucpErrorResponse(err: unknown, requestId: string): Response {
-  const { status, body, headers } =
-    err instanceof AppError
-      ? { ...ucpError(err), headers: err.headers ?? {} }
-      : (() => {
-          const plain = errorOf(err, requestId);
-          return { ...ucpError(new AppError(plain.body.error.code, plain.body.error.message)), status: plain.status, headers: plain.headers };
-        })();
+  const { status, body, headers } = ucpErrorOf(err, requestId);
   return new Response(JSON.stringify(body), {
     status,
     headers: { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store", "X-Request-Id": requestId, ...headers },
@@ -75,9 +85,13 @@ export function ucpRoute<B extends z.ZodType | undefined = undefined>(
 
 /** The UCP caller of a request: a platform, and the holder it acts for when linked. */
 export function ucpCaller(ctx: ProtocolHandlerContext<unknown>): UcpCaller {
-  const principal = ctx.principal;
-  if (principal?.kind !== "oauth") return { platform: ctx.platform.profile };
-  return { platform: ctx.platform.profile, holder: { userId: principal.userId, agent: { grantId: principal.grantId, scopes: principal.scopes } } };
+  return ucpCallerOf(ctx.platform.profile, ctx.principal);
+}
+
+/** The UCP caller of a platform's profile and the principal a token named, whichever binding carried them. */
+export function ucpCallerOf(profile: string | null, principal?: Principal): UcpCaller {
+  if (principal?.kind !== "oauth") return { platform: profile };
+  return { platform: profile, holder: { userId: principal.userId, agent: { grantId: principal.grantId, scopes: principal.scopes } } };
 }
 
 const answer = (name: string, err: (ctx: RequestCtx) => AppError) =>

@@ -12,6 +12,8 @@ import { UCP_CAPABILITIES, UCP_SERVICE, UCP_VERSION } from "./version";
 
 /** Where the REST binding's paths start: `{endpoint}/checkout-sessions`, `{endpoint}/orders/{id}`. */
 export const UCP_ENDPOINT_PATH = "/api/ucp";
+/** The MCP binding's endpoint (checkout-mcp.md): its tools are the checkout operations. */
+export const UCP_MCP_PATH = "/api/ucp/mcp";
 
 /** The payment handler: the marketplace's test card, its numbers given as a card or a token credential. */
 export const TEST_CARD_HANDLER_ID = "test_card";
@@ -47,6 +49,7 @@ export function businessProfile() {
           version: UCP_VERSION,
           spec: "https://ucp.dev/specification/overview",
           rest: { schema: "https://ucp.dev/services/shopping/rest.openapi.json", endpoint: absoluteUrl(UCP_ENDPOINT_PATH) },
+          mcp: { schema: "https://ucp.dev/services/shopping/mcp.openrpc.json", endpoint: absoluteUrl(UCP_MCP_PATH) },
         },
       },
       capabilities: [

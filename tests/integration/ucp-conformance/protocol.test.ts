@@ -19,6 +19,7 @@ describe("protocol_test", () => {
     const urls: string[] = [
       p.ucp.services["dev.ucp.shopping"].spec,
       p.ucp.services["dev.ucp.shopping"].rest.schema,
+      p.ucp.services["dev.ucp.shopping"].mcp.schema,
       ...p.ucp.capabilities.flatMap((c: any) => [c.spec, c.schema]),
       ...p.payment.handlers.flatMap((h: any) => [h.spec, h.config_schema, ...h.instrument_schemas]),
     ];
