@@ -50,8 +50,14 @@ export function ucpPath(param: string | undefined): string | undefined {
   if (param === "card_number" || param === "payment_method") return "$.payment_data.credential";
   if (param === "shipping_address" || param.startsWith("shipping_address.")) return "$.fulfillment.methods[0].selected_destination_id";
   if (param === "UCP-Agent" || param === "Idempotency-Key") return undefined;
+  // A field of the request body as the body check names it (`fulfillment.methods[0].type`).
+  const root = /^[a-z_]+/.exec(param)?.[0];
+  if (root && REQUEST_FIELDS.has(root)) return `$.${param}`;
   return undefined;
 }
+
+/** The top-level fields of UCP's checkout requests (create, update, complete). */
+const REQUEST_FIELDS = new Set(["id", "line_items", "currency", "buyer", "payment", "fulfillment", "payment_data", "risk_signals"]);
 
 /** A domain requirement as a UCP message (an agent's limits need the holder: buyer input). */
 export function messageOf(requirement: Requirement): UcpMessage {

@@ -36,12 +36,13 @@ export const EMPTY_FULFILLMENT: FulfillmentState = { destinations: [], selected_
  * without an id gets one: a linked holder's saved address it repeats gets that address's id),
  * omitted ones stay; a shipping method without any destination yet offers a linked holder's
  * `saved` addresses (never anyone else's); a given selection replaces the earlier one (null
- * clears it), an omitted one stays. Only shipping is offered: a pickup method is 400.
+ * clears it), an omitted one stays. Only shipping is offered: a pickup method is 400 (an update's
+ * method without a `type` is the shipping method).
  */
 export function mergeFulfillment(previous: FulfillmentState, request: FulfillmentRequestData | undefined, saved: readonly Destination[] = []): FulfillmentState {
   const method = request?.methods?.[0];
   if (!request?.methods || !method) return previous;
-  if (request.methods.length > 1 || method.type !== "shipping") {
+  if (request.methods.length > 1 || (method.type ?? "shipping") !== "shipping") {
     throw new AppError("parameter_invalid", "Only one shipping method is offered: every store ships to one destination.", "$.fulfillment.methods");
   }
   const next: FulfillmentState = { ...previous };

@@ -55,21 +55,19 @@ const PaymentSelection = z.object({
   instruments: z.array(Instrument).max(10).optional(),
 });
 
-const FulfillmentRequest = z.object({
-  methods: z
-    .array(
-      z.object({
-        id: text(100).optional(),
-        type: z.enum(["shipping", "pickup"]),
-        destinations: z.array(PostalAddress).max(10).optional(),
-        selected_destination_id: text(100).nullable().optional(),
-        groups: z.array(z.object({ id: text(100).optional(), selected_option_id: text(100).nullable().optional() })).max(10).optional(),
-      }),
-    )
-    .max(2)
-    .optional(),
+const FulfillmentMethod = z.object({
+  id: text(100).optional(),
+  type: z.enum(["shipping", "pickup"]),
+  destinations: z.array(PostalAddress).max(10).optional(),
+  selected_destination_id: text(100).nullable().optional(),
+  groups: z.array(z.object({ id: text(100).optional(), selected_option_id: text(100).nullable().optional() })).max(10).optional(),
 });
-export type FulfillmentRequestData = z.output<typeof FulfillmentRequest>;
+
+/** fulfillment_method.create_req requires `type`; update_req does not (a method given without one is the checkout's shipping method). */
+const fulfillmentRequest = (method: typeof FulfillmentMethod | ReturnType<typeof FulfillmentMethod.partial<{ type: true }>>) =>
+  z.object({ methods: z.array(method).max(2).optional() });
+const FulfillmentRequest = fulfillmentRequest(FulfillmentMethod);
+export type FulfillmentRequestData = { methods?: Array<Omit<z.output<typeof FulfillmentMethod>, "type"> & { type?: "shipping" | "pickup" }> };
 
 const LINE_ITEMS_MAX = 100;
 
@@ -82,7 +80,7 @@ export const CheckoutCreate = z.object({
 });
 export type CheckoutCreateData = z.output<typeof CheckoutCreate>;
 
-export const CheckoutUpdate = CheckoutCreate.extend({ id: text(100).optional() });
+export const CheckoutUpdate = CheckoutCreate.extend({ id: text(100).optional(), fulfillment: fulfillmentRequest(FulfillmentMethod.partial({ type: true })).optional() });
 export type CheckoutUpdateData = z.output<typeof CheckoutUpdate>;
 
 /** A credential: a card (its number) or a token (the handler's; ours takes a test card number). */

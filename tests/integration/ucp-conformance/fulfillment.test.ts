@@ -50,6 +50,19 @@ describe("fulfillment_test", () => {
     expect(total(chosen.totals, "total")).toBe(3500 + total(options[0].totals, "total")!);
   });
 
+  it("an update's method needs no type (fulfillment_method.update_req); a create's does (create_req), and pickup is refused", async () => {
+    const checkout = await ucp.createCheckout({ fulfillment: false });
+    const chosen = await ucp.update(checkout, {
+      fulfillment: { methods: [{ destinations: [{ id: "dest_1", ...ADDRESS }], selected_destination_id: "dest_1", groups: [{ selected_option_id: "standard" }] }] },
+    });
+    expect(chosen.status).toBe("ready_for_complete");
+    const untyped = { ...ucp.createPayload(), fulfillment: { methods: [{ destinations: [{ id: "d", ...ADDRESS }] }] } };
+    const created = await ucp.request("POST", "/checkout-sessions", untyped);
+    expect([created.status, created.json.messages[0].path], created.text).toEqual([400, "$.fulfillment.methods[0].type"]);
+    const pickup = await ucp.request("PUT", `/checkout-sessions/${checkout.id}`, ucp.updatePayload(chosen, { fulfillment: { methods: [{ type: "pickup" }] } }));
+    expect([pickup.status, pickup.json.messages[0].path]).toEqual([400, "$.fulfillment.methods"]);
+  });
+
   it("test_dynamic_fulfillment", async () => {
     const item = await shippedListing(2000, 500, 2500);
     const checkout = await ucp.createCheckout({ itemId: item, fulfillment: false });
