@@ -114,3 +114,18 @@ export async function startPlatform(): Promise<FakePlatform> {
     },
   };
 }
+
+/**
+ * Ships an order as the operator's `order mark` does (the desk's domain function, its outbox
+ * included), from this process, on the app's database.
+ */
+export async function shipOrder(databaseUrl: string, orderId: string, trackingNumber: string): Promise<void> {
+  const { createDb } = await import("@/lib/db");
+  const { markOrder } = await import("@/lib/orders/fulfilment");
+  const client = createDb(databaseUrl);
+  try {
+    await client.$transaction((tx) => markOrder(tx, orderId, "shipped", trackingNumber));
+  } finally {
+    await client.$disconnect();
+  }
+}

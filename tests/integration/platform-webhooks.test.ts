@@ -9,7 +9,7 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 import { flattenedVerify, importJWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACP_VERSION, acpClient, expectAcp } from "../helpers/acp";
-import { startPlatform, type Received, type FakePlatform } from "../helpers/platform";
+import { shipOrder, startPlatform, type Received, type FakePlatform } from "../helpers/platform";
 import { DECLINED_CARD, UcpHarness, expectValid, orderEventSchema } from "../helpers/ucp";
 
 const ACP_KEY = `acp-webhooks-${randomBytes(6).toString("hex")}`;
@@ -183,14 +183,7 @@ describe("ACP order webhooks", { timeout: 120_000 }, () => {
     const session = await checkoutOf(ACP_KEY);
     const orderId = session.order.id;
     await platform.waitFor((r) => r.path === "/acp/orders" && r.json?.data?.id === orderId);
-    const { createDb } = await import("@/lib/db");
-    const { markOrder } = await import("@/lib/orders/fulfilment");
-    const client = createDb(ucp.app.database.databaseUrl);
-    try {
-      await client.$transaction((tx) => markOrder(tx, orderId, "shipped", "1Z999"));
-    } finally {
-      await client.$disconnect();
-    }
+    await shipOrder(ucp.app.database.databaseUrl, orderId, "1Z999");
     const [update] = await platform.waitFor((r) => r.path === "/acp/orders" && r.json?.type === "order_update" && r.json?.data?.id === orderId);
     expectAcp("Order", update!.json.data);
     expect(update!.json.data.status).toBe("shipped");

@@ -9,7 +9,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allowAgentOrders, setMarketplaceAgentCheckout } from "../../helpers/buyer";
-import { startPlatform, type FakePlatform } from "../../helpers/platform";
+import { shipOrder, startPlatform, type FakePlatform } from "../../helpers/platform";
 import { ADDRESS, UcpHarness, expectValid, orderEventSchema } from "../../helpers/ucp";
 
 let platform: FakePlatform;
@@ -25,17 +25,6 @@ afterAll(async () => {
 
 const eventsOf = (orderId: string, count = 1) => platform.waitFor((r) => r.path === "/ucp/orders" && r.json?.id === orderId, count, `events of order ${orderId}`);
 
-/** Ships the order as the operator's `order mark` does (the desk's domain function, its outbox included). */
-async function ship(orderId: string): Promise<void> {
-  const { createDb } = await import("@/lib/db");
-  const { markOrder } = await import("@/lib/orders/fulfilment");
-  const client = createDb(ucp.app.database.databaseUrl);
-  try {
-    await client.$transaction((tx) => markOrder(tx, orderId, "shipped", "TRACK123"));
-  } finally {
-    await client.$disconnect();
-  }
-}
 
 describe("webhook_test", { timeout: 90_000 }, () => {
   it("test_webhook_event_stream", async () => {
@@ -47,7 +36,7 @@ describe("webhook_test", { timeout: 90_000 }, () => {
     expect(placed!.json.checkout_id).toBe(checkout.id);
     expect(placed!.json.fulfillment.events).toEqual([]);
 
-    await ship(orderId);
+    await shipOrder(ucp.app.database.databaseUrl, orderId, "TRACK123");
     const events = await eventsOf(orderId, 2);
     const shipped = events[1]!.json;
     expect(shipped.checkout_id).toBe(checkout.id);
