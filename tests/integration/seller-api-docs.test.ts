@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runShellBlocks, shellBlocks } from "../helpers/doc-examples";
-import { createTestKey, type IsolatedApp, startIsolatedApp } from "../helpers/seller";
+import { createTestKey, type IsolatedApp, startIsolatedApp, storeIdOf } from "../helpers/seller";
 
 const DOC = readFileSync("docs/seller-api.md", "utf8");
 const BLOCKS = shellBlocks(DOC);
@@ -40,7 +40,23 @@ let exitCode: number | null = null;
 beforeAll(async () => {
   app = await startIsolatedApp("seller-api-docs");
   const { key } = await createTestKey(app.pool, "fixture-store-b", ["listings:read", "listings:write", "shipping:write"]);
-  ({ exitCode, stderr, outputs } = await runShellBlocks(BLOCKS, { BASE: app.baseUrl, KEY: key }));
+  // Example 7 reads the sync feed right after example 6 wrote. The feed hands out a change once
+  // every transaction older than it has ended, on the whole server (transaction ids are
+  // server-wide): a reader's own database has none, but this one is shared with other test files
+  // writing at the same moment, so the session waits, as docs/seller-api.md says a client may.
+  const storeId = await storeIdOf(app.pool, "fixture-store-b");
+  const feedSettled = async () => {
+    for (;;) {
+      const { rows } = await app.pool.query<{ settled: boolean }>(
+        `SELECT coalesce(max(change_seq), 0) < pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS settled
+         FROM listings WHERE store_id = $1`,
+        [storeId],
+      );
+      if (rows[0]!.settled) return;
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  ({ exitCode, stderr, outputs } = await runShellBlocks(BLOCKS, { BASE: app.baseUrl, KEY: key }, { 6: feedSettled }));
 });
 
 afterAll(async () => {
