@@ -107,7 +107,8 @@ async function completeLocked(tx: Tx, session: SessionRow, attempt: Attempting, 
     cartId: session.source === "cart" ? session.cart_id : null,
   }, session.split_by_store);
   // The platform of a commerce-protocol checkout hears of its orders (after commit, lib/webhooks/).
-  await queueOrderEvents(tx, rows.map((r) => r.id), "order_create");
+  // Only an agent's checkout can be one: the storefront's skips the lookup.
+  if (session.placed_via === "agent") await queueOrderEvents(tx, rows.map((r) => r.id), "order_create");
   const completedAt = rows[0]!.createdAt;
   await tx.$executeRaw`
     UPDATE checkout_sessions SET status = 'completed', completed_at = ${completedAt}, updated_at = ${completedAt},
