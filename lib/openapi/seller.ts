@@ -10,7 +10,7 @@ import { buildOpenApiDocument, errorCodesOf, errorEnvelope } from "./document";
 const seller = RATE_LIMITS.seller;
 const authFailure = RATE_LIMITS.auth_failure;
 
-const DESCRIPTION = `Manage one store's listings, stock and shipping templates from your own software.
+const DESCRIPTION = `Manage one store's listings, stock, shipping templates and orders from your own software.
 
 **Authentication.** Send a store API key as \`Authorization: Bearer mk_live_<key_id>.<secret>\`. Store owners create keys in the seller dashboard; the full key is shown once. No header is 401 \`api_key_missing\`; a header that is not \`Bearer <key>\`, or a malformed, unknown or wrong key, is 401 \`api_key_invalid\`; a revoked key is 401 \`api_key_revoked\`; a key of a suspended or closed store is 403 \`store_inactive\`. Never put a key in a URL (400 \`api_key_in_query\`). A key sees only its own store: another store's ids answer 404, never 403.
 
@@ -40,6 +40,11 @@ function buildSellerDocument() {
       { name: "Listings", description: "A store's offers for products: price, condition, stock, shipping template and state." },
       { name: "Inventory", description: "Stock adjustments applied atomically in batches." },
       { name: "Shipping templates", description: "Named sets of shipping rates per region and service that listings point to." },
+      {
+        name: "Orders",
+        description:
+          "Your store's parts of marketplace orders (`order_part`): an order may hold several stores' lines, and each store sees and fulfils only its own part.",
+      },
       { name: "Meta", description: "This description of the API." },
     ].filter((tag) => tag.name === "Meta" || SELLER_ENDPOINTS.some((e) => e.tags.includes(tag.name))),
     errorEnvelope: errorEnvelope(sellerErrorCodes()),

@@ -1,6 +1,6 @@
 import type { db, Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { decodeCursor, encodeCursor } from "@/lib/seller/cursor";
+import { badCursor, decodeCursor, encodeCursor } from "@/lib/seller/cursor";
 
 /** A client or the caller's transaction: every domain function takes one. */
 export type Db = Prisma.TransactionClient | ReturnType<typeof db>;
@@ -54,9 +54,7 @@ export function afterCursor(kind: string, query: ListQuery): Prisma.OrderWhereIn
   if (query.cursor === undefined) return {};
   const [at, id] = decodeCursor(kind, query.cursor, ["string", "string"]) as [string, string];
   const when = new Date(at);
-  if (!isUuid(id) || Number.isNaN(when.getTime()) || when.toISOString() !== at) {
-    throw new AppError("parameter_invalid", "Invalid 'cursor': pass the `next_cursor` of the previous page unchanged.", "cursor");
-  }
+  if (!isUuid(id) || Number.isNaN(when.getTime()) || when.toISOString() !== at) throw badCursor();
   return { OR: [{ createdAt: { lt: when } }, { createdAt: when, id: { lt: id } }] };
 }
 

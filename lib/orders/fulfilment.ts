@@ -3,6 +3,7 @@ import { Prisma } from "@/lib/db";
 import { sendEmail } from "@/lib/email/send";
 import { AppError } from "@/lib/errors";
 import type { OrderStatusValue } from "@/lib/schemas/orders";
+import { CARRIER_MAX, TRACKING_NUMBER_MAX } from "@/lib/schemas/seller/orders";
 import { queueOrderEvents } from "@/lib/webhooks/outbox";
 import { orderNotFound, orderRefWhere, type Db } from "./common";
 
@@ -18,21 +19,26 @@ import { orderNotFound, orderRefWhere, type Db } from "./common";
  * computes the order's status from what the first wrote.
  */
 
-export const TRACKING_NUMBER_MAX = 64;
-
 /**
  * A tracking number as typed: trimmed, 1 to 64 printable ASCII characters (carriers' numbers are
  * letters, digits and a few separators). Blank is `parameter_missing`, anything else wrong
  * `parameter_invalid`, both naming `tracking_number`.
  */
 export function checkTrackingNumber(value: unknown): string {
+  return checkShippingText("tracking_number", value, TRACKING_NUMBER_MAX, "Enter the tracking number the carrier gave you.");
+}
+
+/** A carrier's name, by the same rules as a tracking number (up to 64 characters), naming `carrier`. */
+export function checkCarrier(value: unknown): string {
+  return checkShippingText("carrier", value, CARRIER_MAX, "Enter the carrier's name, or leave it out.");
+}
+
+function checkShippingText(field: string, value: unknown, max: number, blank: string): string {
   const text = typeof value === "string" ? value.trim() : "";
-  if (text === "") throw new AppError("parameter_missing", "Enter the tracking number the carrier gave you.", "tracking_number");
-  if (text.length > TRACKING_NUMBER_MAX) {
-    throw new AppError("parameter_invalid", `Invalid 'tracking_number': at most ${TRACKING_NUMBER_MAX} characters.`, "tracking_number");
-  }
+  if (text === "") throw new AppError("parameter_missing", blank, field);
+  if (text.length > max) throw new AppError("parameter_invalid", `Invalid '${field}': at most ${max} characters.`, field);
   if (!/^[\x20-\x7e]+$/.test(text)) {
-    throw new AppError("parameter_invalid", "Invalid 'tracking_number': use letters, digits, spaces and punctuation only.", "tracking_number");
+    throw new AppError("parameter_invalid", `Invalid '${field}': use letters, digits, spaces and punctuation only.`, field);
   }
   return text;
 }
@@ -43,6 +49,7 @@ interface LockedOrder {
   status: OrderStatusValue;
   email: string;
   user_id: string | null;
+  placed_via: "storefront" | "agent";
 }
 
 interface LockedPart {
@@ -57,7 +64,7 @@ async function lockOrder(tx: Db, ref: string, storeId?: string): Promise<{ order
   if (!where) throw orderNotFound(ref);
   const match = "id" in where ? Prisma.sql`o.id = ${where.id}::uuid` : Prisma.sql`o.number = ${where.number}`;
   const [order] = await tx.$queryRaw<LockedOrder[]>`
-    SELECT o.id, o.number, o.status::text AS status, o.email, o.user_id FROM orders o WHERE ${match} FOR UPDATE`;
+    SELECT o.id, o.number, o.status::text AS status, o.email, o.user_id, o.placed_via::text AS placed_via FROM orders o WHERE ${match} FOR UPDATE`;
   if (!order) throw orderNotFound(ref);
   const parts = await tx.$queryRaw<LockedPart[]>`
     SELECT p.store_id, p.status::text AS status, s.name AS store_name
@@ -77,7 +84,7 @@ function orderStatusOf(parts: readonly { status: OrderStatusValue }[]): OrderSta
   return "placed";
 }
 
-type Move = { storeId: string; to: "shipped"; trackingNumber: string | null } | { storeId: string; to: "delivered" };
+type Move = { storeId: string; to: "shipped"; trackingNumber: string | null; carrier: string | null } | { storeId: string; to: "delivered" };
 
 /** Applies part moves to a locked order, then moves the order itself when its parts say so. */
 async function applyMoves(tx: Db, order: LockedOrder, parts: LockedPart[], moves: Move[]): Promise<OrderStatusValue> {
@@ -87,12 +94,12 @@ async function applyMoves(tx: Db, order: LockedOrder, parts: LockedPart[], moves
     if (move.to === "shipped") {
       await tx.orderStore.update({
         where: { orderId_storeId: { orderId: order.id, storeId: move.storeId } },
-        data: { status: "shipped", trackingNumber: move.trackingNumber, shippedAt: now },
+        data: { status: "shipped", trackingNumber: move.trackingNumber, carrier: move.carrier, shippedAt: now },
       });
       await tx.orderEvent.create({
-        data: { orderId: order.id, storeId: move.storeId, status: "shipped", note: move.trackingNumber ? `Tracking number ${move.trackingNumber}` : null, createdAt: now },
+        data: { orderId: order.id, storeId: move.storeId, status: "shipped", note: trackingNote(move), createdAt: now },
       });
-      await sendEmail(shippedEmail(order, part.store_name, move.trackingNumber), tx);
+      await sendEmail(shippedEmail(order, part.store_name, move), tx);
     } else {
       await tx.orderStore.update({
         where: { orderId_storeId: { orderId: order.id, storeId: move.storeId } },
@@ -109,8 +116,8 @@ async function applyMoves(tx: Db, order: LockedOrder, parts: LockedPart[], moves
     data: { updatedAt: now, ...(changed ? { status, ...(status === "delivered" ? { deliveredAt: now } : {}) } : {}) },
   });
   if (changed) await tx.orderEvent.create({ data: { orderId: order.id, storeId: null, status, createdAt: now } });
-  // The platform that placed it through a commerce protocol hears of the move.
-  await queueOrderEvents(tx, [order.id], "order_update");
+  // The platform that placed it through a commerce protocol (always an agent's order) hears of the move.
+  if (order.placed_via === "agent") await queueOrderEvents(tx, [order.id], "order_update");
   return status;
 }
 
@@ -131,13 +138,17 @@ export interface PartMoveResult {
   order_status: OrderStatusValue;
 }
 
-/** The store marks its part of the order shipped, with the carrier's tracking number (required). */
-export async function shipPart(tx: Db, storeId: string, ref: string, trackingNumber: unknown): Promise<PartMoveResult> {
+/**
+ * The store marks its part of the order shipped, with the carrier's tracking number (required) and
+ * the carrier's name (optional).
+ */
+export async function shipPart(tx: Db, storeId: string, ref: string, trackingNumber: unknown, carrier?: unknown): Promise<PartMoveResult> {
   const tracking = checkTrackingNumber(trackingNumber);
+  const carrierName = carrier === undefined ? null : checkCarrier(carrier);
   const { order, parts } = await lockOrder(tx, ref, storeId);
   const part = parts.find((p) => p.store_id === storeId)!;
   if (part.status !== "placed") throw refused(order, part, "shipped");
-  const status = await applyMoves(tx, order, parts, [{ storeId, to: "shipped", trackingNumber: tracking }]);
+  const status = await applyMoves(tx, order, parts, [{ storeId, to: "shipped", trackingNumber: tracking, carrier: carrierName }]);
   return { order_id: order.id, number: order.number, part_status: "shipped", order_status: status };
 }
 
@@ -165,14 +176,20 @@ export async function markOrder(tx: Db, ref: string, to: "shipped" | "delivered"
     const hint = to === "delivered" && order.status === "placed" ? "mark it shipped first" : `no part of it is ${from}`;
     throw new AppError("order_transition_invalid", `Order ${order.number} is ${order.status}: ${hint}.`);
   }
-  const moves: Move[] = movable.map((p) => (to === "shipped" ? { storeId: p.store_id, to, trackingNumber: tracking } : { storeId: p.store_id, to }));
+  const moves: Move[] = movable.map((p) => (to === "shipped" ? { storeId: p.store_id, to, trackingNumber: tracking, carrier: null } : { storeId: p.store_id, to }));
   return applyMoves(tx, order, parts, moves);
 }
 
-function shippedEmail(order: LockedOrder, storeName: string, trackingNumber: string | null) {
+/** The order event's note: "Tracking number 1Z…" (", UPS" after it when the store named the carrier). */
+function trackingNote(move: { trackingNumber: string | null; carrier: string | null }): string | null {
+  if (!move.trackingNumber) return null;
+  return `Tracking number ${move.trackingNumber}${move.carrier ? `, ${move.carrier}` : ""}`;
+}
+
+function shippedEmail(order: LockedOrder, storeName: string, move: { trackingNumber: string | null; carrier: string | null }) {
   const lines = [
     `${storeName} has shipped its items of your order ${order.number}.`,
-    trackingNumber ? `Tracking number: ${trackingNumber}` : "The store gave no tracking number.",
+    move.trackingNumber ? `Tracking number: ${move.trackingNumber}${move.carrier ? ` (${move.carrier})` : ""}` : "The store gave no tracking number.",
   ];
   if (order.user_id) lines.push(`Your order: ${absoluteUrl(`/account/orders/${order.number}`)}`);
   return { to: order.email, subject: `Your order ${order.number} has shipped`, text: `${lines.join("\n\n")}\n` };

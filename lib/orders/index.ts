@@ -1,4 +1,5 @@
 export { orderRefWhere, type ListQuery, type Page } from "./common";
 export { getBuyerOrder, listBuyerOrders, type BuyerOrder, type BuyerOrderEvent, type BuyerOrderPart } from "./buyer";
 export { getDeskOrder, listDeskOrders, type DeskOrder, type DeskPart } from "./desk";
-export { checkTrackingNumber, deliverPart, markOrder, shipPart, TRACKING_NUMBER_MAX, type PartMoveResult } from "./fulfilment";
+export { checkCarrier, checkTrackingNumber, deliverPart, markOrder, shipPart, type PartMoveResult } from "./fulfilment";
+export { CARRIER_MAX, TRACKING_NUMBER_MAX } from "@/lib/schemas/seller/orders";

@@ -696,7 +696,9 @@ and shipping templates for one store.
 2. Under **Create an API key**, give the key a **name** and tick its **scopes**:
    - \`listings:read\`: read listings and shipping templates, including the change feed,
    - \`listings:write\`: create and update listings, publish, change status, adjust stock,
-   - \`shipping:write\`: create and update shipping templates.
+   - \`shipping:write\`: create and update shipping templates,
+   - \`orders:read\`: read the store's orders, including the change feed,
+   - \`orders:write\`: mark the store's orders shipped and delivered.
 3. Press **Create API key**, then copy the key (the **Copy** button, or select it). It looks like
    \`mk_live_<key id>.<secret>\` and is **shown only once**, on that page; we keep only a hash of
    the secret. Afterwards the keys list shows it as \`mk_live_<key id>.…\` and its last four

@@ -22,7 +22,29 @@ export function decodeCursor(kind: string, cursor: string, shape: readonly ("str
     parsed.length !== shape.length + 1 ||
     !shape.every((type, i) => typeof parsed[i + 1] === type && (type === "string" ? (parsed[i + 1] as string).length <= 100 : Number.isSafeInteger(parsed[i + 1])))
   ) {
-    throw new AppError("parameter_invalid", "Invalid 'cursor': pass the `next_cursor` of the previous page unchanged.", "cursor");
+    throw badCursor();
   }
   return parsed.slice(1);
+}
+
+export function badCursor(): AppError {
+  return new AppError("parameter_invalid", "Invalid 'cursor': pass the `next_cursor` of the previous page unchanged.", "cursor");
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
+const XID = /^[0-9]{1,19}$/;
+
+/** The position in a newest-first list: the last row's (created_at as ISO-8601 with ms, uuid). */
+export function decodeNewestFirstCursor(kind: string, cursor: string): { at: string; id: string } {
+  const [at, id] = decodeCursor(kind, cursor, ["string", "string"]) as [string, string];
+  if (!ISO_MS.test(at) || !Number.isFinite(Date.parse(at)) || !UUID.test(id)) throw badCursor();
+  return { at, id };
+}
+
+/** The position in a sync feed: the last row's (change_seq, a transaction id, as text; uuid). */
+export function decodeFeedCursor(kind: string, cursor: string): { seq: string; id: string } {
+  const [seq, id] = decodeCursor(kind, cursor, ["string", "string"]) as [string, string];
+  if (!XID.test(seq) || !UUID.test(id)) throw badCursor();
+  return { seq, id };
 }

@@ -46,6 +46,23 @@ export async function storeIdOf(pool: pg.Pool, slug: string): Promise<string> {
   return rows[0].id;
 }
 
+/**
+ * Waits until a sync feed (`listings` or `order_stores`, GET ?updated_since=) can hand out every
+ * change of the store made so far: the feed holds a change back while any older transaction is
+ * open on the server (transaction ids are server-wide), and other test files write at the same
+ * moment.
+ */
+export async function feedSettled(pool: pg.Pool, table: "listings" | "order_stores", storeId: string): Promise<void> {
+  for (;;) {
+    const { rows } = await pool.query<{ settled: boolean }>(
+      `SELECT coalesce(max(change_seq), 0) < pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS settled FROM ${table} WHERE store_id = $1`,
+      [storeId],
+    );
+    if (rows[0]!.settled) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
 export interface TestKey {
   key: string;
   keyId: string;

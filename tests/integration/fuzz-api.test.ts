@@ -213,7 +213,7 @@ describe("fuzz: public API", () => {
 describe("fuzz: seller and buyer APIs", () => {
   let app: IsolatedApp;
   let writeLog: WriteLog;
-  const sellerKnown: Known = { id: [], listing_id: [], product_id: [], shipping_template_id: [], sku: [], region: ["US", "CA", "*"] };
+  const sellerKnown: Known = { id: [], listing_id: [], product_id: [], shipping_template_id: [], sku: [], region: ["US", "CA", "*"], number: [] };
   const buyerKnown: Known = { id: [], listing_id: [] };
   const sellerSecrets: string[] = [];
   const buyerSecrets: string[] = [];
@@ -275,6 +275,13 @@ describe("fuzz: seller and buyer APIs", () => {
     // an API body); the other store's SKUs and listing ids (those the caller sent aside: an error
     // may name what it was given).
     sellerSecrets.push(...[...keys, ...partial, other].map((k) => k.key.split(".")[1]!), ...foreign.map((r) => r.sku as string).filter((s) => s.length >= 8), ...foreign.slice(3).map((r) => r.id as string));
+    // Orders: store A's own (to ship and deliver), one of A and B, and one of store B only, whose
+    // buyer's e-mail and payment store A must never see.
+    const ownOrders = await Promise.all([0, 1, 2].map(() => createTestOrder(app.pool, { userId: null, email: "fuzz-a@example.com", parts: [{ store: "fixture-store-a", lines: [{ quantity: 1 }] }] })));
+    const shared = await createTestOrder(app.pool, { userId: null, email: "fuzz-ab@example.com", parts: [{ store: "fixture-store-a", lines: [{ quantity: 1 }] }, { store: "fixture-store-b", lines: [{ quantity: 1 }] }] });
+    const foreignOrder = await createTestOrder(app.pool, { userId: null, email: "fuzz-only-b@example.com", parts: [{ store: "fixture-store-b", lines: [{ quantity: 1 }] }] });
+    sellerKnown.number = [...[...ownOrders, shared].flatMap((o) => [o.number, o.id]), foreignOrder.number, foreignOrder.id];
+    sellerSecrets.push("fuzz-only-b@example.com", ...[...ownOrders, shared, foreignOrder].map((o) => o.paymentRef));
 
     // Buyer: alice's tokens; bob's orders are the other tenant's.
     const alice = await createHolder(app.pool, "fuzz-alice");

@@ -1,12 +1,13 @@
 /**
  * docs/seller-api.md is true: every `sh` example in it runs, in the order shown, in one bash
- * session against a fresh store (BASE = the app, KEY = a key with every seller scope), and prints
- * what the page says it prints. On an app and database of its own.
+ * session against a fresh store with one new order (BASE = the app, KEY = a key with every seller
+ * scope), and prints what the page says it prints. On an app and database of its own.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runShellBlocks, shellBlocks } from "../helpers/doc-examples";
-import { createTestKey, type IsolatedApp, startIsolatedApp, storeIdOf } from "../helpers/seller";
+import { createTestOrder, type FixtureOrder } from "../helpers/orders";
+import { createTestKey, feedSettled, type IsolatedApp, startIsolatedApp, storeIdOf } from "../helpers/seller";
 
 const DOC = readFileSync("docs/seller-api.md", "utf8");
 const BLOCKS = shellBlocks(DOC);
@@ -28,35 +29,38 @@ const EXPECTED: Array<(lines: string[]) => void> = [
     expect(rows.some((r) => r.sku === "LAMP-1" && r.quantity === 10 && r.status === "active")).toBe(true);
   },
   (l) => expect(l).toEqual(['"Standard US"', '"Standard US (2026)"']),
+  (l) => {
+    expect(l).toHaveLength(3);
+    expect(l[0]).toBe(order.number);
+    expect(JSON.parse(l[1]!)).toEqual({ status: "shipped", carrier: "UPS", tracking_number: "1Z999AA10123456784" });
+    expect(l[2]).toBe("delivered");
+  },
   (l) => expect(l.map((x) => x.toLowerCase())).toEqual(["first: applied", "idempotent-replayed: true"]),
   (l) => expect(JSON.parse(l.join("\n"))).toMatchObject({ type: "not_found_error", code: "listing_not_found" }),
 ];
 
 let app: IsolatedApp;
+let order: FixtureOrder;
 let outputs: string[][] = [];
 let stderr = "";
 let exitCode: number | null = null;
 
 beforeAll(async () => {
   app = await startIsolatedApp("seller-api-docs");
-  const { key } = await createTestKey(app.pool, "fixture-store-b", ["listings:read", "listings:write", "shipping:write"]);
+  const { key } = await createTestKey(app.pool, "fixture-store-b", ["listings:read", "listings:write", "shipping:write", "orders:read", "orders:write"]);
+  // The store's one order: a guest's, of this store and another (the examples see only theirs).
+  order = await createTestOrder(app.pool, {
+    userId: null,
+    email: "guest@example.com",
+    parts: [{ store: "fixture-store-b", lines: [{ quantity: 1 }] }, { store: "fixture-store-a", lines: [{ quantity: 2 }] }],
+  });
   // Example 7 reads the sync feed right after example 6 wrote. The feed hands out a change once
   // every transaction older than it has ended, on the whole server (transaction ids are
   // server-wide): a reader's own database has none, but this one is shared with other test files
   // writing at the same moment, so the session waits, as docs/seller-api.md says a client may.
   const storeId = await storeIdOf(app.pool, "fixture-store-b");
-  const feedSettled = async () => {
-    for (;;) {
-      const { rows } = await app.pool.query<{ settled: boolean }>(
-        `SELECT coalesce(max(change_seq), 0) < pg_snapshot_xmin(pg_current_snapshot())::text::bigint AS settled
-         FROM listings WHERE store_id = $1`,
-        [storeId],
-      );
-      if (rows[0]!.settled) return;
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
-  ({ exitCode, stderr, outputs } = await runShellBlocks(BLOCKS, { BASE: app.baseUrl, KEY: key }, { 6: feedSettled }));
+  const feedReady = () => feedSettled(app.pool, "listings", storeId);
+  ({ exitCode, stderr, outputs } = await runShellBlocks(BLOCKS, { BASE: app.baseUrl, KEY: key }, { 6: feedReady }));
 });
 
 afterAll(async () => {

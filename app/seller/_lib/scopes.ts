@@ -5,4 +5,6 @@ export const SCOPE_DESCRIPTIONS: Record<SellerScope, string> = {
   "listings:read": "read listings, shipping templates and the change feed",
   "listings:write": "create and update listings, publish, change status, adjust stock",
   "shipping:write": "create and update shipping templates",
+  "orders:read": "read the store's orders and the orders change feed",
+  "orders:write": "mark the store's orders shipped and delivered",
 };

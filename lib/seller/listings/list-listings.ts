@@ -1,8 +1,8 @@
 import { Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { ListingData, ListListingsQueryData } from "@/lib/schemas/seller/listings";
-import { decodeCursor, encodeCursor } from "../cursor";
-import { type Db, isUuid, LISTING_COLUMNS, type ListingRow, toListing } from "./listing-row";
+import { decodeFeedCursor, decodeNewestFirstCursor, encodeCursor } from "../cursor";
+import { type Db, LISTING_COLUMNS, type ListingRow, toListing } from "./listing-row";
 
 export interface ListingPage {
   list: ListingData[];
@@ -11,12 +11,6 @@ export interface ListingPage {
 
 const LIST_CURSOR = "listings";
 const FEED_CURSOR = "listings_feed";
-const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
-const XID = /^[0-9]{1,19}$/;
-
-function badCursor(): AppError {
-  return new AppError("parameter_invalid", "Invalid 'cursor': pass the `next_cursor` of the previous page unchanged.", "cursor");
-}
 
 /**
  * GET /listings. Without `updated_since`: the store's listings newest first (created_at desc, id
@@ -31,9 +25,8 @@ export async function listListings(db: Db, storeId: string, query: ListListingsQ
   }
   let after = Prisma.empty;
   if (query.cursor !== undefined) {
-    const [createdAt, id] = decodeCursor(LIST_CURSOR, query.cursor, ["string", "string"]) as [string, string];
-    if (!ISO_MS.test(createdAt) || !Number.isFinite(Date.parse(createdAt)) || !isUuid(id)) throw badCursor();
-    after = Prisma.sql`AND (l.created_at, l.id) < (${createdAt}::timestamptz, ${id}::uuid)`;
+    const { at, id } = decodeNewestFirstCursor(LIST_CURSOR, query.cursor);
+    after = Prisma.sql`AND (l.created_at, l.id) < (${at}::timestamptz, ${id}::uuid)`;
   }
   const status = query.status === undefined ? Prisma.sql`l.status <> 'archived'` : Prisma.sql`l.status = ${query.status}::listing_status`;
   const rows = await db.$queryRaw<ListingRow[]>`
@@ -65,8 +58,7 @@ export async function listListings(db: Db, storeId: string, query: ListListingsQ
 async function listingFeed(db: Db, storeId: string, since: Date, limit: number, cursor: string | undefined): Promise<ListingPage> {
   let after = Prisma.empty;
   if (cursor !== undefined) {
-    const [seq, id] = decodeCursor(FEED_CURSOR, cursor, ["string", "string"]) as [string, string];
-    if (!XID.test(seq) || !isUuid(id)) throw badCursor();
+    const { seq, id } = decodeFeedCursor(FEED_CURSOR, cursor);
     after = Prisma.sql`AND (l.change_seq, l.id) > (${seq}::bigint, ${id}::uuid)`;
   }
   const rows = await db.$queryRaw<(ListingRow & { change_seq: string })[]>`

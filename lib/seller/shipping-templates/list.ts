@@ -1,6 +1,5 @@
-import { AppError } from "@/lib/errors";
 import type { ShippingTemplateData, ShippingTemplateListOptions } from "@/lib/schemas/seller/shipping";
-import { decodeCursor, encodeCursor } from "../cursor";
+import { badCursor, decodeCursor, encodeCursor } from "../cursor";
 import { type Db, isUuid, toShippingTemplate, WITH_RATES } from "./shape";
 
 const CURSOR_KIND = "shipping_templates";
@@ -37,8 +36,6 @@ export async function listShippingTemplates(db: Db, storeId: string, options: Sh
 function decodePosition(cursor: string): { createdAt: Date; id: string } {
   const [time, id] = decodeCursor(CURSOR_KIND, cursor, ["number", "string"]) as [number, string];
   const createdAt = new Date(time);
-  if (Number.isNaN(createdAt.getTime()) || !isUuid(id)) {
-    throw new AppError("parameter_invalid", "Invalid 'cursor': pass the `next_cursor` of the previous page unchanged.", "cursor");
-  }
+  if (Number.isNaN(createdAt.getTime()) || !isUuid(id)) throw badCursor();
   return { createdAt, id };
 }

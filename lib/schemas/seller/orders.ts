@@ -1,0 +1,72 @@
+import { ORDER_STATUSES, OrderLine, ShippingAddress } from "../orders";
+import { z } from "../zod";
+import { Cursor, Limit, Timestamp, Uuid } from "./common";
+import { UpdatedSince } from "./listings";
+
+/**
+ * The seller orders API's objects (issue 34; not in decisions.md, so chosen here and described in
+ * the OpenAPI document and docs/seller-api.md). A marketplace order may hold several stores'
+ * lines; a store sees its own part of it, an `order_part`: its lines, its shipping charge and its
+ * fulfilment, with the buyer's e-mail and shipping address, and nothing of other stores' parts or
+ * of the payment.
+ */
+
+export const CARRIER_MAX = 64;
+export const TRACKING_NUMBER_MAX = 64;
+
+export const OrderPart = z
+  .object({
+    id: Uuid.openapi({ description: "The order's id (with your store, it names this part)." }),
+    object: z.literal("order_part"),
+    number: z.string().openapi({ example: "M-10042", description: "The order's short human reference, as the buyer sees it." }),
+    status: z.enum(ORDER_STATUSES).openapi({
+      description: "Your part's status: `placed` -> `shipped` (you ship it) -> `delivered` (you mark it delivered). Other stores' parts of the order move on their own.",
+    }),
+    placed_via: z.enum(["storefront", "agent"]).openapi({ description: "`agent` when an agent placed it for its holder (the buyer API, MCP, UCP or ACP)." }),
+    email: z.string().openapi({ description: "The buyer's e-mail address, for questions about this order only." }),
+    shipping_address: ShippingAddress,
+    lines: z.array(OrderLine).openapi({ description: "Your lines of the order, in checkout order." }),
+    subtotal_cents: z.number().int().min(0).openapi({ description: "The sum of your lines' `line_total_cents`." }),
+    shipping_cents: z.number().int().min(0).openapi({ description: "Your store's shipping charge on this order." }),
+    total_cents: z.number().int().min(0).openapi({ description: "`subtotal_cents` + `shipping_cents`: what the buyer paid for your part." }),
+    currency: z.literal("USD"),
+    carrier: z.string().nullable().openapi({ description: "The carrier you named when you shipped; null until then, or if you named none." }),
+    tracking_number: z.string().nullable().openapi({ description: "The tracking number you gave when you shipped; null until then." }),
+    shipped_at: Timestamp.nullable(),
+    delivered_at: Timestamp.nullable(),
+    created_at: Timestamp.openapi({ description: "When the order was placed." }),
+    updated_at: Timestamp.openapi({ description: "Your part's last change." }),
+  })
+  .strict()
+  .openapi("OrderPart", { description: "Your store's part of a marketplace order." });
+export type OrderPartData = z.output<typeof OrderPart>;
+
+export const ListOrdersQuery = z.object({
+  limit: Limit,
+  cursor: Cursor,
+  updated_since: UpdatedSince.openapi({
+    description:
+      "The sync feed: every part of an order of yours that changed at or after this instant (ISO-8601 or Unix seconds), in commit order: new orders and fulfilment moves.",
+  }),
+});
+export type ListOrdersQueryData = z.output<typeof ListOrdersQuery>;
+
+/** Path parameter `{number}`: the order's number (`M-10042`, any case) or id. */
+export const OrderNumberPath = z.object({
+  number: z.string().openapi({ description: "The order's number (`M-10042`, any case) or its id.", example: "M-10042" }),
+});
+
+export const ShipOrder = z
+  .object({
+    tracking_number: z.string({ error: "must be a string" }).openapi({
+      description: `The carrier's tracking number: 1 to ${TRACKING_NUMBER_MAX} printable ASCII characters (trimmed).`,
+      example: "1Z999AA10123456784",
+    }),
+    carrier: z
+      .string({ error: "must be a string" })
+      .optional()
+      .openapi({ description: `The carrier's name: 1 to ${CARRIER_MAX} printable ASCII characters (trimmed).`, example: "UPS" }),
+  })
+  .strict()
+  .openapi("ShipOrder");
+export type ShipOrderData = z.output<typeof ShipOrder>;

@@ -1,0 +1,292 @@
+/**
+ * Issue 34 item 1, first part: the seller orders API (`/api/v1/orders`) over HTTP. A store's key
+ * sees its own part of an order (`order_part`, exactly its fields), never another store's lines,
+ * shipping or the payment; other stores' orders and junk are 404 `order_not_found`. Lists page
+ * newest first; `updated_since` is the sync feed. Ship and deliver are the desk's moves (the
+ * cases of tests/integration/orders.test.ts, over HTTP): the order follows its parts, the buyer
+ * is mailed, a refused move changes nothing, Idempotency-Key replays. Scopes orders:read and
+ * orders:write. On an app and database of its own (it writes).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OrderPart } from "@/lib/schemas/seller/orders";
+import { expectExactKeys } from "../helpers/http";
+import { createTestOrder, FIXTURE_ADDRESS, type FixtureOrder } from "../helpers/orders";
+import { createTestKey, feedSettled, type IsolatedApp, sellerRequest, startIsolatedApp, storeIdOf } from "../helpers/seller";
+
+const PART_KEYS = Object.keys(OrderPart.shape);
+const LINE_KEYS = ["id", "listing_id", "product_slug", "title", "store_slug", "condition", "quantity", "unit_price_cents", "line_total_cents"];
+const ALL = ["orders:read", "orders:write"];
+
+let app: IsolatedApp;
+const keys = { a: "", b: "", c: "", readOnly: "", writeOnly: "", listingsOnly: "" };
+
+function req(method: string, path: string, key: string, options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) {
+  return sellerRequest(app.baseUrl, method, `/api/v1${path}`, { key, ...options });
+}
+
+/** An order with lines of stores A (two lines, free shipping) and B (one line, 5.00 shipping). */
+function twoStoreOrder(extra: Partial<Parameters<typeof createTestOrder>[1]> = {}): Promise<FixtureOrder> {
+  return createTestOrder(app.pool, {
+    userId: null,
+    email: "buyer@example.com",
+    parts: [
+      { store: "fixture-store-a", lines: [{ quantity: 3 }, { quantity: 1 }], shippingCents: 0 },
+      { store: "fixture-store-b", lines: [{ quantity: 2 }], shippingCents: 500 },
+    ],
+    ...extra,
+  });
+}
+
+/** Everything a refused move could have touched. */
+async function stateOf(orderId: string) {
+  const q = async (sql: string) => (await app.pool.query(sql, [orderId])).rows;
+  return {
+    order: await q(`SELECT status, delivered_at, updated_at FROM orders WHERE id = $1`),
+    parts: await q(`SELECT store_id, status, carrier, tracking_number, shipped_at, delivered_at, updated_at, change_seq FROM order_stores WHERE order_id = $1 ORDER BY store_id`),
+    events: await q(`SELECT count(*)::int AS n FROM order_events WHERE order_id = $1`),
+    mails: await q(`SELECT count(*)::int AS n FROM outbox_emails WHERE subject LIKE '%' || (SELECT number FROM orders WHERE id = $1) || '%'`),
+  };
+}
+
+function expectError(res: { status: number; json: any; text: string }, status: number, code: string, param?: string) {
+  expect(res.status, res.text.slice(0, 300)).toBe(status);
+  expect(res.json.error.code).toBe(code);
+  if (param !== undefined) expect(res.json.error.param).toBe(param);
+}
+
+beforeAll(async () => {
+  app = await startIsolatedApp("seller-orders");
+  keys.a = (await createTestKey(app.pool, "fixture-store-a", ALL)).key;
+  keys.b = (await createTestKey(app.pool, "fixture-store-b", ALL)).key;
+  keys.c = (await createTestKey(app.pool, "harbor-electronics", ALL)).key;
+  keys.readOnly = (await createTestKey(app.pool, "fixture-store-a", ["orders:read"])).key;
+  keys.writeOnly = (await createTestKey(app.pool, "fixture-store-a", ["orders:write"])).key;
+  keys.listingsOnly = (await createTestKey(app.pool, "fixture-store-a", ["listings:read", "listings:write", "shipping:write"])).key;
+});
+
+afterAll(async () => {
+  await app?.stop();
+});
+
+describe("reading orders", () => {
+  it("a store's part: exactly the order_part fields, its own lines and totals; nothing of the other store or the payment", async () => {
+    const order = await twoStoreOrder({ placedVia: "agent" });
+    const res = await req("GET", `/orders/${order.number}`, keys.b);
+    expect(res.status, res.text).toBe(200);
+    expectExactKeys(res.json, ["data", "meta"], "envelope");
+    const part = res.json.data;
+    expectExactKeys(part, PART_KEYS, "order_part");
+    const mine = order.lines.filter((l) => l.storeSlug === "fixture-store-b");
+    const subtotal = mine.reduce((s, l) => s + l.quantity * l.unitPriceCents, 0);
+    expect(part).toMatchObject({
+      id: order.id,
+      object: "order_part",
+      number: order.number,
+      status: "placed",
+      placed_via: "agent",
+      email: "buyer@example.com",
+      shipping_address: FIXTURE_ADDRESS,
+      subtotal_cents: subtotal,
+      shipping_cents: 500,
+      total_cents: subtotal + 500,
+      currency: "USD",
+      carrier: null,
+      tracking_number: null,
+      shipped_at: null,
+      delivered_at: null,
+    });
+    expect(part.lines.map((l: any) => l.id)).toEqual(mine.map((l) => l.id));
+    for (const line of part.lines) expectExactKeys(line, LINE_KEYS, "line");
+    expect(part.lines.every((l: any) => l.store_slug === "fixture-store-b")).toBe(true);
+    expect(Date.parse(part.created_at)).toBeGreaterThan(0);
+    expect(part.updated_at).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+    expect(res.text).not.toContain(order.paymentRef);
+    expect(res.text).not.toContain("fixture-store-a");
+    expect(OrderPart.safeParse(part).success).toBe(true);
+
+    // By id, and by number in any case: the same part.
+    expect((await req("GET", `/orders/${order.id.toUpperCase()}`, keys.b)).json.data).toEqual(part);
+    expect((await req("GET", `/orders/${order.number.toLowerCase()}`, keys.b)).json.data).toEqual(part);
+    // Store A sees its own two lines and free shipping.
+    const a = (await req("GET", `/orders/${order.number}`, keys.a)).json.data;
+    expect(a.lines).toHaveLength(2);
+    expect(a.shipping_cents).toBe(0);
+  });
+
+  it("another store's order, a forged id and junk are all 404 order_not_found", async () => {
+    const order = await twoStoreOrder();
+    for (const ref of [order.number, order.id]) expectError(await req("GET", `/orders/${ref}`, keys.c), 404, "order_not_found");
+    for (const ref of ["M-999999999", "00000000-0000-4000-8000-000000000000", "M-1%00", "%27%20OR%201%3D1--", "x".repeat(3000), "M-10042%0A"]) {
+      expectError(await req("GET", `/orders/${ref}`, keys.a), 404, "order_not_found");
+    }
+  });
+
+  it("lists newest first in pages with a cursor; only the store's orders; another list's cursor is refused", async () => {
+    const older = await twoStoreOrder({ createdAt: new Date(Date.now() - 60_000) });
+    const newer = await twoStoreOrder();
+    const onlyB = await createTestOrder(app.pool, { userId: null, email: "b@example.com", parts: [{ store: "fixture-store-b", lines: [{ quantity: 1 }] }] });
+
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const res = await req("GET", `/orders?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, keys.a);
+      expect(res.status, res.text).toBe(200);
+      expectExactKeys(res.json, ["data", "next_cursor", "meta"], "list envelope");
+      expect(res.json.data.length).toBeLessThanOrEqual(2);
+      for (const part of res.json.data) {
+        expectExactKeys(part, PART_KEYS, "listed order_part");
+        expect(part.lines.every((l: any) => l.store_slug === "fixture-store-a")).toBe(true);
+        seen.push(part.id);
+      }
+      cursor = res.json.next_cursor;
+    } while (cursor);
+    expect(new Set(seen).size).toBe(seen.length);
+    expect(seen).toContain(older.id);
+    expect(seen.indexOf(newer.id)).toBeLessThan(seen.indexOf(older.id));
+    expect(seen).not.toContain(onlyB.id);
+
+    const first = await req("GET", "/orders?limit=1", keys.a);
+    const listingsCursor = (await req("GET", "/listings?limit=1", keys.listingsOnly)).json.next_cursor;
+    expectError(await req("GET", `/orders?cursor=${encodeURIComponent(listingsCursor)}`, keys.a), 400, "parameter_invalid", "cursor");
+    // A cursor of the list is not one of the feed, nor the other way round.
+    expectError(await req("GET", `/orders?updated_since=0&cursor=${encodeURIComponent(first.json.next_cursor)}`, keys.a), 400, "parameter_invalid", "cursor");
+    for (const bad of ["limit=0", "limit=101", "limit=abc", "cursor=%00", "updated_since=yesterday", "updated_since=2026-02-31T00:00:00Z"]) {
+      expect((await req("GET", `/orders?${bad}`, keys.a)).status, bad).toBe(400);
+    }
+  });
+
+  it("updated_since: the sync feed hands out what changed, in commit order, each change once more after it changes again", async () => {
+    const untouched = await twoStoreOrder();
+    await new Promise((r) => setTimeout(r, 20));
+    const since = new Date().toISOString();
+    const order = await twoStoreOrder();
+    const storeA = await storeIdOf(app.pool, "fixture-store-a");
+    const feed = async () => {
+      await feedSettled(app.pool, "order_stores", storeA);
+      const ids: string[] = [];
+      let cursor: string | null = null;
+      do {
+        const res = await req("GET", `/orders?updated_since=${since}&limit=100${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}`, keys.a);
+        expect(res.status, res.text).toBe(200);
+        ids.push(...res.json.data.map((p: any) => `${p.id}:${p.status}`));
+        cursor = res.json.next_cursor;
+      } while (cursor);
+      return ids;
+    };
+    expect(await feed()).toContain(`${order.id}:placed`);
+    // A part not changed since: left out.
+    expect((await feed()).some((x) => x.startsWith(untouched.id))).toBe(false);
+
+    // Resuming from the last page's cursor: the shipment comes after everything handed out before.
+    await feedSettled(app.pool, "order_stores", storeA);
+    const res1 = await req("GET", `/orders?updated_since=${since}&limit=100`, keys.a);
+    const last = res1.json.data.at(-1);
+    expect(last).toBeDefined();
+    const resume = res1.json.next_cursor ?? null;
+    expect(resume).toBeNull();
+    expect((await req("POST", `/orders/${order.number}/ship`, keys.a, { body: { tracking_number: "FEED-1" } })).status).toBe(200);
+    const after = await feed();
+    expect(after.at(-1)).toBe(`${order.id}:shipped`);
+    expect(after.filter((x) => x.startsWith(order.id))).toEqual([`${order.id}:shipped`]);
+  });
+});
+
+describe("fulfilment", () => {
+  it("ship then deliver, each store its own part; the order follows; the buyer is mailed with the tracking number and carrier", async () => {
+    const order = await twoStoreOrder();
+    expectError(await req("POST", `/orders/${order.number}/deliver`, keys.b), 409, "order_transition_invalid");
+    expectError(await req("POST", `/orders/${order.number}/ship`, keys.c, { body: { tracking_number: "1Z999" } }), 404, "order_not_found");
+
+    const shipped = await req("POST", `/orders/${order.number}/ship`, keys.a, { body: { tracking_number: "  1Z999AA10123456784 ", carrier: " UPS " } });
+    expect(shipped.status, shipped.text).toBe(200);
+    expectExactKeys(shipped.json.data, PART_KEYS, "shipped order_part");
+    expect(shipped.json.data).toMatchObject({ status: "shipped", carrier: "UPS", tracking_number: "1Z999AA10123456784", delivered_at: null });
+    expect(Date.parse(shipped.json.data.shipped_at)).toBeGreaterThan(0);
+    const again = await req("POST", `/orders/${order.number}/ship`, keys.a, { body: { tracking_number: "1Z999" } });
+    expectError(again, 409, "order_transition_invalid");
+    expect(again.json.error.message).toContain("shipped");
+
+    let state = await stateOf(order.id);
+    expect(state.order[0].status).toBe("placed");
+    const mail = (await app.pool.query(`SELECT to_address, subject, body FROM outbox_emails WHERE subject LIKE $1`, [`%${order.number}%`])).rows;
+    expect(mail).toHaveLength(1);
+    expect(mail[0]).toMatchObject({ to_address: "buyer@example.com" });
+    expect(mail[0].body).toContain("1Z999AA10123456784 (UPS)");
+
+    // B ships without a carrier: the order is shipped; deliveries follow.
+    const b = await req("POST", `/orders/${order.id}/ship`, keys.b, { body: { tracking_number: "TBA-7" } });
+    expect(b.json.data).toMatchObject({ status: "shipped", carrier: null, tracking_number: "TBA-7" });
+    expect((await stateOf(order.id)).order[0].status).toBe("shipped");
+    const deliveredA = await req("POST", `/orders/${order.number}/deliver`, keys.a);
+    expect(deliveredA.status, deliveredA.text).toBe(200);
+    expect(deliveredA.json.data).toMatchObject({ status: "delivered", carrier: "UPS", tracking_number: "1Z999AA10123456784" });
+    expect(Date.parse(deliveredA.json.data.delivered_at)).toBeGreaterThan(0);
+    expect((await stateOf(order.id)).order[0].status).toBe("shipped");
+    expect((await req("POST", `/orders/${order.number}/deliver`, keys.b)).json.data.status).toBe("delivered");
+    state = await stateOf(order.id);
+    expect(state.order[0].status).toBe("delivered");
+    expect(state.order[0].delivered_at).toBeInstanceOf(Date);
+    expectError(await req("POST", `/orders/${order.number}/deliver`, keys.b), 409, "order_transition_invalid");
+    // The buyer's history notes the carrier.
+    const note = (await app.pool.query(`SELECT note FROM order_events WHERE order_id = $1 AND status = 'shipped' AND store_id IS NOT NULL ORDER BY id LIMIT 1`, [order.id])).rows[0];
+    expect(note.note).toBe("Tracking number 1Z999AA10123456784, UPS");
+  });
+
+  it("bad bodies: a clear 400 naming the field, and nothing changed", async () => {
+    const order = await twoStoreOrder();
+    const before = await stateOf(order.id);
+    const cases: Array<[unknown, number, string, string]> = [
+      [{}, 400, "parameter_missing", "tracking_number"],
+      [{ tracking_number: "" }, 400, "parameter_missing", "tracking_number"],
+      [{ tracking_number: "   " }, 400, "parameter_missing", "tracking_number"],
+      [{ tracking_number: "9".repeat(10_000) }, 400, "parameter_invalid", "tracking_number"],
+      [{ tracking_number: "1Z999\u0000AA1" }, 400, "parameter_invalid", "tracking_number"],
+      [{ tracking_number: "1Z\u202eAA" }, 400, "parameter_invalid", "tracking_number"],
+      [{ tracking_number: 12345 }, 400, "parameter_invalid", "tracking_number"],
+      [{ tracking_number: ["a", "b"] }, 400, "parameter_invalid", "tracking_number"],
+      [{ tracking_number: "1Z", carrier: "" }, 400, "parameter_missing", "carrier"],
+      [{ tracking_number: "1Z", carrier: "U".repeat(65) }, 400, "parameter_invalid", "carrier"],
+      [{ tracking_number: "1Z", carrier: "Почта" }, 400, "parameter_invalid", "carrier"],
+      [{ tracking_number: "1Z", carrier: null }, 400, "parameter_invalid", "carrier"],
+      [{ tracking_number: "1Z", status: "delivered" }, 400, "parameter_invalid", "status"],
+    ];
+    for (const [body, status, code, param] of cases) {
+      const res = await req("POST", `/orders/${order.number}/ship`, keys.a, { body });
+      expect(res.status, JSON.stringify(body).slice(0, 80)).toBe(status);
+      expect(res.json.error.code, JSON.stringify(body).slice(0, 80)).toBe(code);
+      expect(res.json.error.param).toBe(param);
+    }
+    expect((await req("POST", `/orders/${order.number}/ship`, keys.a, { rawBody: "tracking_number=1Z", headers: { "Content-Type": "application/x-www-form-urlencoded" } })).status).toBe(415);
+    expect((await req("POST", `/orders/${order.number}/ship`, keys.a, { rawBody: "{", headers: { "Content-Type": "application/json" } })).status).toBe(400);
+    expect(await stateOf(order.id)).toEqual(before);
+  });
+
+  it("Idempotency-Key: a retry replays the first answer and ships once; another body with the key is 422", async () => {
+    const order = await twoStoreOrder();
+    const headers = { "Idempotency-Key": `ship-${order.number}` };
+    const first = await req("POST", `/orders/${order.number}/ship`, keys.a, { body: { tracking_number: "IDEM-1" }, headers });
+    expect(first.status, first.text).toBe(200);
+    const before = await stateOf(order.id);
+    const replay = await req("POST", `/orders/${order.number}/ship`, keys.a, { body: { tracking_number: "IDEM-1" }, headers });
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.json.data).toEqual(first.json.data);
+    expect(await stateOf(order.id)).toEqual(before);
+    expectError(await req("POST", `/orders/${order.number}/ship`, keys.a, { body: { tracking_number: "IDEM-2" }, headers }), 422, "idempotency_key_reused");
+  });
+
+  it("scopes: reading needs orders:read, moves need orders:write; listing scopes grant neither", async () => {
+    const order = await twoStoreOrder();
+    expect((await req("GET", `/orders/${order.number}`, keys.readOnly)).status).toBe(200);
+    expectError(await req("POST", `/orders/${order.number}/ship`, keys.readOnly, { body: { tracking_number: "S-1" } }), 403, "scope_missing");
+    expectError(await req("GET", "/orders", keys.writeOnly), 403, "scope_missing");
+    expectError(await req("GET", `/orders/${order.number}`, keys.listingsOnly), 403, "scope_missing");
+    expectError(await req("POST", `/orders/${order.number}/deliver`, keys.listingsOnly), 403, "scope_missing");
+    expect((await req("POST", `/orders/${order.number}/ship`, keys.writeOnly, { body: { tracking_number: "S-1" } })).status).toBe(200);
+    expectError(await req("GET", "/orders", ""), 401, "api_key_invalid");
+    expect((await sellerRequest(app.baseUrl, "GET", "/api/v1/orders")).json.error.code).toBe("api_key_missing");
+    const put = await req("PUT", `/orders/${order.number}`, keys.a);
+    expectError(put, 405, "method_not_allowed");
+    expect(put.headers.get("allow")).toBe("GET, OPTIONS");
+  });
+});
