@@ -45,6 +45,7 @@ function buildSellerDocument() {
         description:
           "Your store's parts of marketplace orders (`order_part`): an order may hold several stores' lines, and each store sees and fulfils only its own part.",
       },
+      { name: "Returns", description: "Returns buyers asked for of your lines, and your moves on them: approve, mark received, refund, reject." },
       { name: "Meta", description: "This description of the API." },
     ].filter((tag) => tag.name === "Meta" || SELLER_ENDPOINTS.some((e) => e.tags.includes(tag.name))),
     errorEnvelope: errorEnvelope(sellerErrorCodes()),

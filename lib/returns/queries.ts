@@ -77,3 +77,10 @@ export async function listDeskReturns(client: Db, storeIds: string[], query: Lis
   });
   return pageOf(DESK_CURSOR, rows, query.limit, toDeskReturn);
 }
+
+/** One return of `storeIds`; another store's, or a forged id, is `return_not_found`. */
+export async function getDeskReturn(client: Db, storeIds: string[], id: string): Promise<DeskReturn> {
+  const row = isUuid(id) ? await client.return.findFirst({ where: { id: id.toLowerCase(), storeId: { in: storeIds } }, include: DESK_INCLUDE }) : null;
+  if (!row) throw returnNotFound();
+  return toDeskReturn(row);
+}

@@ -281,6 +281,17 @@ describe("fuzz: seller and buyer APIs", () => {
     const shared = await createTestOrder(app.pool, { userId: null, email: "fuzz-ab@example.com", parts: [{ store: "fixture-store-a", lines: [{ quantity: 1 }] }, { store: "fixture-store-b", lines: [{ quantity: 1 }] }] });
     const foreignOrder = await createTestOrder(app.pool, { userId: null, email: "fuzz-only-b@example.com", parts: [{ store: "fixture-store-b", lines: [{ quantity: 1 }] }] });
     sellerKnown.number = [...[...ownOrders, shared].flatMap((o) => [o.number, o.id]), foreignOrder.number, foreignOrder.id];
+    // Returns: two of store A's lines (to approve, receive, refund, reject), one of store B's.
+    const delivered = await Promise.all(
+      ["fixture-store-a", "fixture-store-a", "fixture-store-b"].map((store) =>
+        createTestOrder(app.pool, { userId: null, email: "fuzz-returner@example.com", parts: [{ store, lines: [{ quantity: 2 }] }], status: "delivered" }),
+      ),
+    );
+    for (const o of delivered) {
+      const [ret] = await q(`INSERT INTO returns (order_id, store_id) VALUES ($1, $2) RETURNING id`, [o.id, o.lines[0]!.storeId]);
+      await q(`INSERT INTO return_lines (return_id, order_line_id, quantity, reason) VALUES ($1, $2, 1, 'damaged')`, [ret.id, o.lines[0]!.id]);
+      sellerKnown.id.push(ret.id as string);
+    }
     sellerSecrets.push("fuzz-only-b@example.com", ...[...ownOrders, shared, foreignOrder].map((o) => o.paymentRef));
 
     // Buyer: alice's tokens; bob's orders are the other tenant's.

@@ -4,20 +4,28 @@
  * shipping or the payment; other stores' orders and junk are 404 `order_not_found`. Lists page
  * newest first; `updated_since` is the sync feed. Ship and deliver are the desk's moves (the
  * cases of tests/integration/orders.test.ts, over HTTP): the order follows its parts, the buyer
- * is mailed, a refused move changes nothing, Idempotency-Key replays. Scopes orders:read and
+ * is mailed, a refused move changes nothing, Idempotency-Key replays. Returns of the store's
+ * lines: listed, read, approved, received, refunded once, rejected. Scopes orders:read and
  * orders:write. On an app and database of its own (it writes).
  */
+import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OrderPart } from "@/lib/schemas/seller/orders";
+import { createDb, type PrismaClient } from "@/lib/db";
+import { requestReturn } from "@/lib/returns";
+import { CreateReturn } from "@/lib/schemas/orders";
+import { OrderPart, StoreReturn } from "@/lib/schemas/seller/orders";
 import { expectExactKeys } from "../helpers/http";
 import { createTestOrder, FIXTURE_ADDRESS, type FixtureOrder } from "../helpers/orders";
 import { createTestKey, feedSettled, type IsolatedApp, sellerRequest, startIsolatedApp, storeIdOf } from "../helpers/seller";
 
 const PART_KEYS = Object.keys(OrderPart.shape);
+const RETURN_KEYS = Object.keys(StoreReturn.shape);
 const LINE_KEYS = ["id", "listing_id", "product_slug", "title", "store_slug", "condition", "quantity", "unit_price_cents", "line_total_cents"];
 const ALL = ["orders:read", "orders:write"];
 
 let app: IsolatedApp;
+let client: PrismaClient;
+let buyer = "";
 const keys = { a: "", b: "", c: "", readOnly: "", writeOnly: "", listingsOnly: "" };
 
 function req(method: string, path: string, key: string, options: { body?: unknown; rawBody?: string; headers?: Record<string, string> } = {}) {
@@ -56,6 +64,9 @@ function expectError(res: { status: number; json: any; text: string }, status: n
 
 beforeAll(async () => {
   app = await startIsolatedApp("seller-orders");
+  client = createDb(app.database.databaseUrl);
+  const { rows } = await app.pool.query(`INSERT INTO users (email, name, role) VALUES ($1, 'Returner', 'shopper') RETURNING id`, [`returner-${randomBytes(4).toString("hex")}@example.com`]);
+  buyer = rows[0].id;
   keys.a = (await createTestKey(app.pool, "fixture-store-a", ALL)).key;
   keys.b = (await createTestKey(app.pool, "fixture-store-b", ALL)).key;
   keys.c = (await createTestKey(app.pool, "harbor-electronics", ALL)).key;
@@ -65,6 +76,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  await client?.$disconnect();
   await app?.stop();
 });
 
@@ -288,5 +300,70 @@ describe("fulfilment", () => {
     const put = await req("PUT", `/orders/${order.number}`, keys.a);
     expectError(put, 405, "method_not_allowed");
     expect(put.headers.get("allow")).toBe("GET, OPTIONS");
+  });
+});
+
+describe("returns", () => {
+  it("listed and read with exactly the store's return fields; approve, receive, refund once, reject; others refused; another store's is 404", async () => {
+    const order = await twoStoreOrder({ userId: buyer, status: "delivered" });
+    const [a1, , b1] = order.lines;
+    const ask = (lines: unknown) => client.$transaction((t) => requestReturn(t, buyer, order.id, CreateReturn.parse({ lines })));
+    const ret = await ask([{ order_line_id: a1!.id, quantity: 2, reason: "damaged" }]);
+    const other = await ask([{ order_line_id: b1!.id, quantity: 1, reason: "other" }]);
+
+    const got = await req("GET", `/returns/${ret.id}`, keys.a);
+    expect(got.status, got.text).toBe(200);
+    expectExactKeys(got.json.data, RETURN_KEYS, "return");
+    expect(got.json.data).toMatchObject({
+      id: ret.id,
+      object: "return",
+      order_id: order.id,
+      order_number: order.number,
+      status: "requested",
+      value_cents: 2 * a1!.unitPriceCents,
+      refund_cents: null,
+    });
+    expect(got.json.data.lines).toEqual([{ order_line_id: a1!.id, title: a1!.title, quantity: 2, reason: "damaged", unit_price_cents: a1!.unitPriceCents }]);
+    expect(StoreReturn.safeParse(got.json.data).success).toBe(true);
+
+    for (const [key, id] of [[keys.b, ret.id], [keys.c, ret.id], [keys.a, "not-an-id"], [keys.a, other.id]] as const) {
+      expectError(await req("GET", `/returns/${id}`, key), 404, "return_not_found");
+      expectError(await req("POST", `/returns/${id}/approve`, key), 404, "return_not_found");
+    }
+    for (const move of ["receive", "refund"]) {
+      const refused = await req("POST", `/returns/${ret.id}/${move}`, keys.a);
+      expectError(refused, 409, "return_transition_invalid");
+      expect(refused.json.error.message).toContain("requested");
+    }
+    expect((await req("POST", `/returns/${ret.id}/approve`, keys.a)).json.data.status).toBe("approved");
+    expectError(await req("POST", `/returns/${ret.id}/approve`, keys.a), 409, "return_transition_invalid");
+    expect((await req("POST", `/returns/${ret.id}/receive`, keys.a)).json.data.status).toBe("received");
+    expectError(await req("POST", `/returns/${ret.id}/reject`, keys.a), 409, "return_transition_invalid");
+
+    // Two refunds at once, with different keys: one refund, one refusal.
+    const both = await Promise.all([
+      req("POST", `/returns/${ret.id}/refund`, keys.a, { headers: { "Idempotency-Key": "refund-1" } }),
+      req("POST", `/returns/${ret.id}/refund`, keys.a, { headers: { "Idempotency-Key": "refund-2" } }),
+    ]);
+    expect(both.map((r) => r.status).sort()).toEqual([200, 409]);
+    const refunded = both.find((r) => r.status === 200)!.json.data;
+    expect(refunded).toMatchObject({ status: "refunded", value_cents: 2 * a1!.unitPriceCents, refund_cents: 2 * a1!.unitPriceCents });
+    // The same key again: the first answer replayed, no second refund.
+    const replay = await req("POST", `/returns/${ret.id}/refund`, keys.a, { headers: { "Idempotency-Key": both[0]!.status === 200 ? "refund-1" : "refund-2" } });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.json.data).toEqual(refunded);
+    const mails = (await app.pool.query(`SELECT body FROM outbox_emails WHERE subject = $1`, [`Refund for your order ${order.number}`])).rows;
+    expect(mails).toHaveLength(1);
+
+    expect((await req("POST", `/returns/${other.id}/reject`, keys.b)).json.data.status).toBe("rejected");
+    expectError(await req("POST", `/returns/${other.id}/reject`, keys.readOnly), 403, "scope_missing");
+
+    const listed = await req("GET", "/returns?limit=100", keys.a);
+    expect(listed.status).toBe(200);
+    expectExactKeys(listed.json, ["data", "next_cursor", "meta"], "list envelope");
+    expect(listed.json.data.map((r: any) => r.id)).toContain(ret.id);
+    expect(listed.json.data.map((r: any) => r.id)).not.toContain(other.id);
+    for (const r of listed.json.data) expectExactKeys(r, RETURN_KEYS, "listed return");
+    expect((await req("GET", "/returns?limit=100", keys.b)).json.data.map((r: any) => r.id)).toEqual([other.id]);
   });
 });

@@ -1,7 +1,8 @@
 import { apiKeyAccess } from "@/lib/http/access";
 import { defineEndpoint, type Endpoint } from "@/lib/http/describe";
-import { itemEnvelope, listEnvelope } from "@/lib/schemas/seller/common";
-import { ListOrdersQuery, OrderNumberPath, OrderPart, ShipOrder } from "@/lib/schemas/seller/orders";
+import { RETURN_MOVES, type ReturnMove } from "@/lib/returns/moves";
+import { IdPath, itemEnvelope, listEnvelope } from "@/lib/schemas/seller/common";
+import { ListOrdersQuery, ListReturnsQuery, OrderNumberPath, OrderPart, ShipOrder, StoreReturn } from "@/lib/schemas/seller/orders";
 
 // Reads need orders:read, fulfilment moves orders:write (neither implies the other, like listings').
 const read = apiKeyAccess(["orders:read"]);
@@ -78,4 +79,77 @@ export const deliverOrderEndpoint = defineEndpoint({
   errors: ["order_not_found", "order_transition_invalid"],
 });
 
-export const ORDER_ENDPOINTS: Endpoint[] = [listOrdersEndpoint, getOrderEndpoint, shipOrderEndpoint, deliverOrderEndpoint] as Endpoint[];
+export const listReturnsEndpoint = defineEndpoint({
+  name: "seller.returns.list",
+  method: "GET",
+  path: "/returns",
+  operationId: "listReturns",
+  summary: "List returns of your lines",
+  description: "Returns buyers asked for of your store's lines, newest first, in every state.",
+  tags: ["Returns"],
+  access: read,
+  query: ListReturnsQuery,
+  success: { status: 200, description: "A page of returns.", schema: listEnvelope(StoreReturn) },
+  errors: [],
+});
+
+export const getReturnEndpoint = defineEndpoint({
+  name: "seller.returns.get",
+  method: "GET",
+  path: "/returns/{id}",
+  operationId: "getReturn",
+  summary: "Retrieve a return",
+  description: "Another store's return is `return_not_found`, as is an id that does not exist.",
+  tags: ["Returns"],
+  access: read,
+  params: IdPath,
+  success: { status: 200, description: "The return.", schema: itemEnvelope(StoreReturn) },
+  errors: ["return_not_found"],
+});
+
+const MOVE_TEXT: Record<ReturnMove, { summary: string; description: string }> = {
+  approve: { summary: "Approve a return", description: "`requested` -> `approved`: the buyer may send the items back." },
+  receive: { summary: "Mark a return received", description: "`approved` -> `received`: the items are back." },
+  refund: {
+    summary: "Refund a return",
+    description:
+      "`received` -> `refunded`: pays back `value_cents` (the returned units at the order's unit prices; shipping is not refunded) " +
+      "through the payment provider that charged the order, once (a retry never refunds twice), and e-mails the buyer.",
+  },
+  reject: { summary: "Reject a return", description: "`requested` or `approved` -> `rejected`." },
+};
+
+function moveEndpoint(move: ReturnMove) {
+  const { from, to } = RETURN_MOVES[move];
+  return defineEndpoint({
+    name: `seller.returns.${move}`,
+    method: "POST",
+    path: `/returns/{id}/${move}`,
+    operationId: `${move}Return`,
+    summary: MOVE_TEXT[move].summary,
+    description: `${MOVE_TEXT[move].description} From any state but ${from.map((s) => `\`${s}\``).join(" or ")}: 409 \`return_transition_invalid\` naming the return's state. The dashboard's button does the same.`,
+    tags: ["Returns"],
+    access: write,
+    params: IdPath,
+    idempotent: true,
+    success: { status: 200, description: `The return, now \`${to}\`.`, schema: itemEnvelope(StoreReturn) },
+    errors: ["return_not_found", "return_transition_invalid"],
+  });
+}
+
+export const returnMoveEndpoints = {
+  approve: moveEndpoint("approve"),
+  receive: moveEndpoint("receive"),
+  refund: moveEndpoint("refund"),
+  reject: moveEndpoint("reject"),
+} satisfies Record<ReturnMove, unknown>;
+
+export const ORDER_ENDPOINTS: Endpoint[] = [
+  listOrdersEndpoint,
+  getOrderEndpoint,
+  shipOrderEndpoint,
+  deliverOrderEndpoint,
+  listReturnsEndpoint,
+  getReturnEndpoint,
+  ...Object.values(returnMoveEndpoints),
+] as Endpoint[];

@@ -1,4 +1,4 @@
-import { ORDER_STATUSES, OrderLine, ShippingAddress } from "../orders";
+import { ORDER_STATUSES, OrderLine, RETURN_REASONS, RETURN_STATUSES, ShippingAddress } from "../orders";
 import { z } from "../zod";
 import { Cursor, Limit, Timestamp, Uuid } from "./common";
 import { UpdatedSince } from "./listings";
@@ -70,3 +70,41 @@ export const ShipOrder = z
   .strict()
   .openapi("ShipOrder");
 export type ShipOrderData = z.output<typeof ShipOrder>;
+
+/**
+ * A return of your lines as your store handles it: the buyer's return (decisions.md) with the
+ * order's number, each line's title and unit price, what a refund pays back, and, once refunded,
+ * what it paid.
+ */
+export const StoreReturn = z
+  .object({
+    id: Uuid,
+    object: z.literal("return"),
+    order_id: Uuid,
+    order_number: z.string().openapi({ example: "M-10042" }),
+    status: z.enum(RETURN_STATUSES).openapi({
+      description:
+        "`requested` -> `approved` -> `received` -> `refunded`, or `rejected` (from `requested` or `approved`). You approve, mark received, refund or reject; the buyer asks.",
+    }),
+    lines: z.array(
+      z
+        .object({
+          order_line_id: Uuid,
+          title: z.string(),
+          quantity: z.number().int().min(1).max(99),
+          reason: z.enum(RETURN_REASONS),
+          unit_price_cents: z.number().int().min(0),
+        })
+        .strict(),
+    ),
+    value_cents: z.number().int().min(0).openapi({ description: "The returned units at the order's unit prices: what a refund pays back (shipping is not refunded)." }),
+    refund_cents: z.number().int().min(0).nullable().openapi({ description: "What the refund paid back; null until refunded." }),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+  })
+  .strict()
+  .openapi("StoreReturn", { description: "A return of your lines." });
+export type StoreReturnData = z.output<typeof StoreReturn>;
+
+export const ListReturnsQuery = z.object({ limit: Limit, cursor: Cursor });
+export type ListReturnsQueryData = z.output<typeof ListReturnsQuery>;
