@@ -9,7 +9,9 @@
  * creates and updates, idempotent retries (a replay changes nothing; the same key with another
  * request is 422; the key of a rejected write serves a new request; the same batch sent several
  * times at once applies once), two writes racing (either order, never both winning), reads and
- * paged lists, and a second store's key on the first store's rows (404, nothing changed).
+ * paged lists, and a second store's key on the first store's rows (404, nothing changed); and
+ * orders: buyers' orders of the store's listings (some with store B's lines too), shipped and
+ * delivered (allowed and forbidden moves, broken bodies, by number or id, store B's key), listed.
  *
  * After each command: every answer is below 500 and in its envelope, the request id of which is
  * the X-Request-Id; an accepted write answers what the model predicts, and every listing it
@@ -30,12 +32,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EMBEDDED } from "../setup/app";
 import { expectErrorEnvelope } from "../helpers/http";
 import { expectListing, type SeedIds, seedIds, uniqueSku } from "../helpers/listings";
+import { createTestOrder } from "../helpers/orders";
 import { createTestKey, type IsolatedApp, sellerRequest, type SellerResponse, startIsolatedApp } from "../helpers/seller";
 
 const SEED = Number(process.env.SELLER_MODEL_SEED ?? 20261125);
 const RUNS = Number(process.env.SELLER_MODEL_RUNS ?? 150);
 const MAX_COMMANDS = Number(process.env.SELLER_MODEL_COMMANDS ?? 30);
-const SCOPES = ["listings:read", "listings:write", "shipping:write"];
+const SCOPES = ["listings:read", "listings:write", "shipping:write", "orders:read", "orders:write"];
 const QUANTITY_MAX = 1_000_000;
 const PRICE_MAX = 100_000_000;
 
@@ -113,8 +116,20 @@ interface Write {
   otherBody?: unknown;
 }
 
+/** The run's store's part of an order, as far as the model follows it. */
+interface OrderPart {
+  id: string;
+  number: string;
+  status: "placed" | "shipped" | "delivered";
+  carrier: string | null;
+  tracking_number: string | null;
+}
+
 interface Model {
   listings: Listing[];
+  orders: OrderPart[];
+  /** Orders that hold store B's lines too (store B's key may move its own part of them). */
+  shared: Set<string>;
   /** Stock adjustment rows of each listing, and its quantity at creation (their deltas add up). */
   stock: Map<string, { rows: number; initial: number }>;
   templates: Template[];
@@ -177,7 +192,7 @@ async function call(c: Call): Promise<SellerResponse> {
       expect(res.json?.meta?.request_id, what).toBe(requestId);
     }
     const outcome = res.status >= 400 ? ` ${res.json.error.code}` : res.headers.get("idempotent-replayed") ? " replayed" : "";
-    const label = `${c.method} ${c.path.split("?")[0]!.replace(UUID_IN_PATH, "{id}")} ${res.status}${outcome}`;
+    const label = `${c.method} ${c.path.split("?")[0]!.replace(UUID_IN_PATH, "{id}").replace(/\/M-[0-9]+/, "/{number}")} ${res.status}${outcome}`;
     seen.set(label, (seen.get(label) ?? 0) + 1);
     if (res.status !== 429) return res;
     rateLimited++;
@@ -197,8 +212,8 @@ async function keyA(r: Real): Promise<string> {
 
 /**
  * An md5 of every row a write of the run's store could touch: its listings, their stock
- * adjustments, its templates and their rates, the products it described, the idempotency records
- * of its keys; and store B's (seeded) listing and templates, which no request of store A may reach.
+ * adjustments, its templates and their rates, the products it described, its parts of orders and
+ * their orders' events, the idempotency records of its keys; and store B's (seeded) listing and templates, which no request of store A may reach.
  */
 async function fingerprint(storeId: string): Promise<string> {
   const { rows } = await app.pool.query<{ fp: string }>(
@@ -208,6 +223,8 @@ async function fingerprint(storeId: string): Promise<string> {
        UNION ALL SELECT row_to_json(t)::text FROM shipping_templates t WHERE t.store_id = ANY($1::uuid[])
        UNION ALL SELECT row_to_json(x)::text FROM shipping_rates x JOIN shipping_templates t ON t.id = x.template_id WHERE t.store_id = ANY($1::uuid[])
        UNION ALL SELECT row_to_json(p)::text FROM products p WHERE p.created_by_store_id = ANY($1::uuid[])
+       UNION ALL SELECT row_to_json(o)::text FROM order_stores o WHERE o.store_id = ANY($1::uuid[])
+       UNION ALL SELECT row_to_json(e)::text FROM order_events e WHERE e.order_id IN (SELECT order_id FROM order_stores WHERE store_id = ANY($1::uuid[]))
        UNION ALL SELECT row_to_json(i)::text FROM idempotency_keys i
          WHERE i.owner IN (SELECT 'api_key:' || k.id FROM api_keys k WHERE k.store_id = ANY($1::uuid[]))
      ) AS everything`,
@@ -300,6 +317,11 @@ async function afterCommand(m: Model, r: Real): Promise<void> {
       adjusted: l.quantity - m.stock.get(l.id)!.initial,
     }));
   expect(rows, "the store's listings in the database").toEqual(expected);
+  const parts = await app.pool.query(
+    `SELECT o.id, o.number, p.status::text AS status, p.carrier, p.tracking_number FROM order_stores p JOIN orders o ON o.id = p.order_id WHERE p.store_id = $1 ORDER BY o.id`,
+    [r.storeId],
+  );
+  expect(parts.rows, "the store's parts of orders in the database").toEqual([...m.orders].sort((x, y) => (x.id < y.id ? -1 : 1)));
   if (++r.commands % 6 === 0) await verifyList(m, r, 10, undefined);
 }
 
@@ -1021,6 +1043,84 @@ const race = fc
     }
   }));
 
+// Orders ---------------------------------------------------------------------------------------
+
+/** A buyer's order of one of the store's listings; sometimes with a line of store B too, which the store never sees. */
+const placeOrder = fc.boolean().map((shared) => new Step(`place order ${shared ? "(with store B)" : ""}`, hasListings, async (m, r) => {
+  const parts = [{ store: r.storeSlug, lines: [{ quantity: 1 }] }, ...(shared ? [{ store: "fixture-store-b", lines: [{ quantity: 2 }] }] : [])];
+  const order = await createTestOrder(app.pool, { userId: null, email: "model-buyer@example.com", parts });
+  m.orders.push({ id: order.id, number: order.number, status: "placed", carrier: null, tracking_number: null });
+  if (shared) m.shared.add(order.id);
+}));
+
+/** Ways to break a ship body: what the API must answer for each (before it looks for the order). */
+const SHIP_BREAKS: Record<string, { apply: (body: Record<string, unknown>) => void; failure: Failure }> = {
+  blank: { apply: (b) => (b.tracking_number = "  "), failure: missing("tracking_number") },
+  missing: { apply: (b) => delete b.tracking_number, failure: missing("tracking_number") },
+  too_long: { apply: (b) => (b.tracking_number = "9".repeat(65)), failure: invalid("tracking_number") },
+  nul: { apply: (b) => (b.tracking_number = "1Z\u0000"), failure: invalid("tracking_number") },
+  carrier_unicode: { apply: (b) => (b.carrier = "Почта"), failure: invalid("carrier") },
+  unknown_field: { apply: (b) => (b.note = "leave at door"), failure: invalid("note") },
+};
+
+const orderNotFound: Failure = { status: 404, type: "not_found_error", code: "order_not_found" };
+const orderTransition: Failure = { status: 409, type: "state_error", code: "order_transition_invalid" };
+
+/** Ship or deliver: the store's own part (by number or id), store B's key on it, or an order that does not exist. */
+const fulfil = fc
+  .record({
+    pick: fc.nat(),
+    action: fc.constantFrom("ship", "ship", "deliver"),
+    target: fc.constantFrom("own", "own", "own", "own_by_id", "store_b_key", "unknown"),
+    carrier: fc.option(fc.constantFrom("UPS", " DHL Express ", "USPS")),
+    broken: sometimes(fc.constantFrom(...Object.keys(SHIP_BREAKS)), 5),
+    idem: fc.boolean(),
+  })
+  .map((p) => new Step(`fulfil ${JSON.stringify(p)}`, (m) => m.orders.length > 0, async (m, r) => {
+    const order = m.orders[p.pick % m.orders.length]!;
+    const ref = p.target === "unknown" ? "M-999999999" : p.target === "own_by_id" ? order.id : order.number;
+    const tracking = `T-${p.pick % 100_000}`;
+    const body: Record<string, unknown> | undefined = p.action === "ship" ? { tracking_number: ` ${tracking} `, ...(p.carrier ? { carrier: p.carrier } : {}) } : undefined;
+    const broken = p.action === "ship" && p.broken ? SHIP_BREAKS[p.broken]! : null;
+    if (broken) broken.apply(body!);
+    const path = `/orders/${ref}/${p.action}`;
+    if (p.target === "store_b_key") {
+      // Store B moves its own part of a shared order: only orders of the run's store alone here.
+      if (m.shared.has(order.id)) return;
+      const before = await fingerprint(r.storeId);
+      const res = await call({ key: r.keyB, method: "POST", path, body });
+      expectErrorEnvelope(res, broken ? broken.failure : orderNotFound);
+      expect(await fingerprint(r.storeId), "another store's key changed nothing").toBe(before);
+      return;
+    }
+    const from = p.action === "ship" ? "placed" : "shipped";
+    const expected: Failure | number = broken ? broken.failure : p.target === "unknown" ? orderNotFound : order.status !== from ? orderTransition : 200;
+    const res = await write(m, r, { method: "POST", path, body, idem: p.idem }, expected);
+    if (expected !== 200) return;
+    if (p.action === "ship") Object.assign(order, { status: "shipped", tracking_number: tracking, carrier: p.carrier?.trim() ?? null });
+    else order.status = "delivered";
+    expect(res.json.data).toMatchObject(order);
+    const read = await call({ key: await keyA(r), method: "GET", path: `/orders/${order.number}` });
+    expect(read.json.data).toEqual(res.json.data);
+  }));
+
+/** GET /orders, paged: exactly the model's parts, newest first. */
+const listOrders = fc.integer({ min: 1, max: 7 }).map((limit) => new Step(`list orders (limit ${limit})`, always, async (m, r) => {
+  const got: { id: string; number: string; status: string; carrier: string | null; tracking_number: string | null; created_at: string }[] = [];
+  let cursor: string | null = null;
+  for (let page = 0; page === 0 || cursor; page++) {
+    expect(page, "pages").toBeLessThanOrEqual(m.orders.length + 1);
+    const res = await call({ key: await keyA(r), method: "GET", path: `/orders?limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ""}` });
+    expect(res.status).toBe(200);
+    got.push(...res.json.data);
+    cursor = res.json.next_cursor;
+  }
+  const newestFirst = [...got].sort((x, y) => (x.created_at === y.created_at ? (x.id < y.id ? 1 : -1) : x.created_at < y.created_at ? 1 : -1));
+  expect(got.map((o) => o.id)).toEqual(newestFirst.map((o) => o.id));
+  const pick = ({ id, number, status, carrier, tracking_number }: (typeof got)[number]) => ({ id, number, status, carrier, tracking_number });
+  expect(got.map(pick).sort((x, y) => (x.id < y.id ? -1 : 1))).toEqual([...m.orders].sort((x, y) => (x.id < y.id ? -1 : 1)));
+}));
+
 // Another store's key --------------------------------------------------------------------------
 
 const otherStore = fc
@@ -1089,6 +1189,16 @@ const COMMANDS = [
   listListings,
   listTemplates,
   otherStore,
+  placeOrder,
+  placeOrder,
+  placeOrder,
+  fulfil,
+  fulfil,
+  fulfil,
+  fulfil,
+  fulfil,
+  fulfil,
+  listOrders,
 ];
 
 /** A run: a store of its own (slug `model-...`) with keys of its own and one shipping template, in the model too. */
@@ -1102,7 +1212,7 @@ async function setup(): Promise<{ model: Model; real: Real }> {
   const rate = { region: "US", service: "standard", price_cents: 499, free_over_cents: null, min_days: 2, max_days: 4 };
   const res = await call({ key: await keyA(real), method: "POST", path: "/shipping-templates", body: { name: "Standard", rates: [rate] } });
   expect(res.status).toBe(201);
-  return { model: { listings: [], stock: new Map(), templates: [res.json.data], writes: [], failedKeys: [] }, real };
+  return { model: { listings: [], orders: [], shared: new Set(), stock: new Map(), templates: [res.json.data], writes: [], failedKeys: [] }, real };
 }
 
 describe(`the seller API against a model (fast-check seed ${SEED}, ${RUNS} runs of up to ${MAX_COMMANDS} commands)`, () => {
