@@ -53,6 +53,7 @@ export const ERROR_TABLE = {
   api_key_missing: { status: 401, type: "authentication_error", description: "No `Authorization: Bearer <key>` header." },
   api_key_invalid: { status: 401, type: "authentication_error", description: "The key is malformed, unknown or its secret is wrong, or the header is not `Bearer <key>`." },
   api_key_revoked: { status: 401, type: "authentication_error", description: "The key was revoked." },
+  api_key_expired: { status: 401, type: "authentication_error", description: "The key is past the expiry date it was created with." },
   api_key_in_query: { status: 400, type: "invalid_request_error", description: "A key was sent in the query string; send it only in the Authorization header (and revoke it: URLs are logged)." },
   scope_missing: {
     status: 403,

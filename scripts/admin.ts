@@ -2,7 +2,7 @@
  * Operator commands (decisions.md "Accounts and operator commands"):
  *
  *   npm run --silent admin -- user create --email E --password P [--name N] [--role shopper|store_owner|admin] [--store SLUG] [--demo-buyer]
- *   npm run --silent admin -- key create --store SLUG --scopes listings:read,listings:write,shipping:write [--name N]
+ *   npm run --silent admin -- key create --store SLUG --scopes listings:read,listings:write,shipping:write,orders:read,orders:write [--name N] [--expires-in DAYS]
  *   npm run --silent admin -- key revoke KEY_ID
  *   npm run --silent admin -- setting set agentic_checkout on|off
  *   npm run --silent admin -- store set-status SLUG active|suspended|closed
@@ -19,7 +19,7 @@ import { parseArgs } from "node:util";
 import { createOrResetUser } from "../lib/accounts/create-user";
 import { makeDemoBuyer } from "../lib/accounts/demo-buyer";
 import { checkName, checkPassword, normaliseEmail, ROLES, type Role } from "../lib/accounts/users";
-import { createApiKey, normaliseScopes, revokeApiKey } from "../lib/auth/api-keys";
+import { checkExpiryDays, createApiKey, normaliseScopes, revokeApiKey } from "../lib/auth/api-keys";
 import { closeDb, createDb, type PrismaClient } from "../lib/db";
 import { embeddedDataDir, embeddedFolderHolder } from "../lib/db/embedded";
 import { pendingMigrations } from "../lib/db/migrate";
@@ -60,6 +60,7 @@ const PARAM_SOURCE: Record<string, string> = {
   store: "--store",
   scopes: "--scopes",
   tracking_number: "--tracking",
+  expires_in_days: "--expires-in",
 };
 
 const COMMANDS: Record<string, Command> = {
@@ -98,22 +99,23 @@ const COMMANDS: Record<string, Command> = {
   },
 
   "key create": {
-    usage: "key create --store SLUG --scopes listings:read,listings:write,shipping:write [--name N]",
-    flags: ["store", "scopes", "name"],
+    usage: "key create --store SLUG --scopes listings:read,listings:write,shipping:write,orders:read,orders:write [--name N] [--expires-in DAYS]",
+    flags: ["store", "scopes", "name", "expires-in"],
     required: ["store", "scopes"],
     positionals: [],
     prepare(flags) {
       const slug = checkSlug("--store", flags.store!);
       const scopes = normaliseScopes(flags.scopes!.split(",").map((s) => s.trim()));
       const name = flags.name ?? DEFAULT_KEY_NAME;
+      const expiresInDays = checkExpiryDays(flags["expires-in"]);
       return async (client) => {
         const store = await findStoreBySlug(client, slug);
         if (!store) throw new BadInput(`--store: no store has the slug '${slug}'`);
-        const { key, summary } = await createApiKey(client, { storeId: store.id, name, scopes });
+        const { key, summary } = await createApiKey(client, { storeId: store.id, name, scopes, expiresInDays });
         return {
           result: key,
           note:
-            `created ${summary.display} (${scopes.join(",")}) for ${slug}; the full key is shown this once. ` +
+            `created ${summary.display} (${scopes.join(",")}) for ${slug}${summary.expiresAt ? `, expiring ${summary.expiresAt.toISOString()}` : ""}; the full key is shown this once. ` +
             `Revoke it with: npm run admin -- key revoke ${summary.keyId}`,
         };
       };

@@ -13,6 +13,8 @@ import { isSellerScope, SELLER_SCOPES, type SellerScope } from "./scopes";
 export const KEY_PREFIX = "mk_live_";
 const KEY_PATTERN = /^mk_live_([a-z0-9]{16})\.([A-Za-z0-9_-]{43})$/;
 export const API_KEY_NAME_MAX = 100;
+/** A key may be made to expire 1 to 3,650 days after it is created (or never). */
+export const API_KEY_EXPIRY_DAYS_MAX = 3650;
 
 type Db = Prisma.TransactionClient | ReturnType<typeof db>;
 
@@ -27,6 +29,8 @@ export interface ApiKeySummary {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  /** Null: never expires. */
+  expiresAt: Date | null;
 }
 
 function hashSecret(secret: string): Uint8Array<ArrayBuffer> {
@@ -47,6 +51,7 @@ function summaryOf(row: {
   createdAt: Date;
   lastUsedAt: Date | null;
   revokedAt: Date | null;
+  expiresAt: Date | null;
 }): ApiKeySummary {
   return {
     id: row.id,
@@ -58,7 +63,18 @@ function summaryOf(row: {
     createdAt: row.createdAt,
     lastUsedAt: row.lastUsedAt,
     revokedAt: row.revokedAt,
+    expiresAt: row.expiresAt,
   };
+}
+
+/** Checks an expiry given in days: a whole number from 1 to 3,650 (undefined: never). */
+export function checkExpiryDays(days: unknown): number | undefined {
+  if (days === undefined) return undefined;
+  const n = typeof days === "string" && /^[0-9]{1,5}$/.test(days.trim()) ? Number(days.trim()) : typeof days === "number" ? days : Number.NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > API_KEY_EXPIRY_DAYS_MAX) {
+    throw new AppError("parameter_invalid", `A key expires 1 to ${API_KEY_EXPIRY_DAYS_MAX.toLocaleString("en-US")} days after it is created, or never.`, "expires_in_days");
+  }
+  return n;
 }
 
 /** Checks a scope list for a new key: a non-empty subset of the seller scopes, in canonical order. */
@@ -74,13 +90,14 @@ export function normaliseScopes(scopes: readonly string[]): SellerScope[] {
 /** Creates a key; the full key is in the result and nowhere else, ever. */
 export async function createApiKey(
   client: Db,
-  input: { storeId: string; name: string; scopes: readonly string[]; createdBy?: string | null },
+  input: { storeId: string; name: string; scopes: readonly string[]; createdBy?: string | null; expiresInDays?: unknown },
 ): Promise<{ key: string; summary: ApiKeySummary }> {
   const name = input.name.trim();
   if (name.length < 1 || name.length > API_KEY_NAME_MAX || /[\u0000-\u001f\u007f]/.test(name)) {
     throw new AppError("parameter_invalid", `A key name is 1 to ${API_KEY_NAME_MAX} printable characters.`, "name");
   }
   const scopes = normaliseScopes(input.scopes);
+  const days = checkExpiryDays(input.expiresInDays);
   const keyId = randomBytes(8).toString("hex");
   const secret = randomBytes(32).toString("base64url");
   const row = await client.apiKey.create({
@@ -92,6 +109,7 @@ export async function createApiKey(
       name,
       scopes,
       createdBy: input.createdBy ?? null,
+      expiresAt: days === undefined ? null : new Date(Date.now() + days * 24 * 60 * 60 * 1000),
     },
   });
   return { key: `${KEY_PREFIX}${keyId}.${secret}`, summary: summaryOf(row) };
@@ -118,7 +136,8 @@ export async function revokeApiKey(client: Db, keyId: string, storeId?: string):
 
 /**
  * Resolves the value of `Authorization: Bearer <value>` to the key's principal, or throws:
- * `api_key_invalid` (malformed, unknown, wrong secret), `api_key_revoked`, `store_inactive`.
+ * `api_key_invalid` (malformed, unknown, wrong secret), `api_key_revoked`, `api_key_expired`,
+ * `store_inactive`.
  */
 export async function authenticateApiKey(value: string, client: Db = db()): Promise<ApiKeyPrincipal> {
   const match = KEY_PATTERN.exec(value);
@@ -127,6 +146,7 @@ export async function authenticateApiKey(value: string, client: Db = db()): Prom
   // One round trip: the key, its store's status, and whether last_used_at is due for a touch.
   const [row] = await client.$queryRaw<KeyRow[]>`
     SELECT k.id::text AS id, k.store_id::text AS store_id, k.secret_hash, k.scopes, k.revoked_at IS NOT NULL AS revoked,
+           coalesce(k.expires_at <= now(), false) AS expired,
            s.status::text AS store_status,
            (k.last_used_at IS NULL OR k.last_used_at < now() - interval '1 minute') AS touch_due
     FROM api_keys k JOIN stores s ON s.id = k.store_id
@@ -136,6 +156,7 @@ export async function authenticateApiKey(value: string, client: Db = db()): Prom
   const stored = row ? new Uint8Array(row.secret_hash) : new Uint8Array(presented.length);
   if (!row || stored.length !== presented.length || !timingSafeEqual(stored, presented)) throw invalid();
   if (row.revoked) throw new AppError("api_key_revoked", "This API key was revoked. Create a new one in the seller dashboard.");
+  if (row.expired) throw new AppError("api_key_expired", "This API key has expired. Create a new one in the seller dashboard.");
   if (row.store_status !== "active") {
     throw new AppError("store_inactive", `This key's store is ${row.store_status}; its keys cannot be used until it is active again.`);
   }
@@ -149,6 +170,7 @@ interface KeyRow {
   secret_hash: Uint8Array;
   scopes: string[];
   revoked: boolean;
+  expired: boolean;
   store_status: string;
   touch_due: boolean;
 }

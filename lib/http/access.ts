@@ -37,7 +37,7 @@ export function apiKeyAccess(scopes: readonly Scope[]): Access {
   return {
     policies: [apiKeyCaller, callerRateLimit("seller"), requireScopes(scopes)],
     security: [{ [API_KEY_SCHEME]: [...scopes] }],
-    errors: ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_in_query", "scope_missing", "store_inactive", "rate_limited"],
+    errors: ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_expired", "api_key_in_query", "scope_missing", "store_inactive", "rate_limited"],
   };
 }
 

@@ -12,7 +12,7 @@ const authFailure = RATE_LIMITS.auth_failure;
 
 const DESCRIPTION = `Manage one store's listings, stock, shipping templates and orders from your own software.
 
-**Authentication.** Send a store API key as \`Authorization: Bearer mk_live_<key_id>.<secret>\`. Store owners create keys in the seller dashboard; the full key is shown once. No header is 401 \`api_key_missing\`; a header that is not \`Bearer <key>\`, or a malformed, unknown or wrong key, is 401 \`api_key_invalid\`; a revoked key is 401 \`api_key_revoked\`; a key of a suspended or closed store is 403 \`store_inactive\`. Never put a key in a URL (400 \`api_key_in_query\`). A key sees only its own store: another store's ids answer 404, never 403.
+**Authentication.** Send a store API key as \`Authorization: Bearer mk_live_<key_id>.<secret>\`. Store owners create keys in the seller dashboard; the full key is shown once. No header is 401 \`api_key_missing\`; a header that is not \`Bearer <key>\`, or a malformed, unknown or wrong key, is 401 \`api_key_invalid\`; a revoked key is 401 \`api_key_revoked\`; a key past the expiry it was created with is 401 \`api_key_expired\`; a key of a suspended or closed store is 403 \`store_inactive\`. Never put a key in a URL (400 \`api_key_in_query\`). A key sees only its own store: another store's ids answer 404, never 403.
 
 **Scopes.** A key carries a subset of ${SELLER_SCOPES.map((s) => `\`${s}\``).join(", ")}. Each operation names the scope it needs (its security requirement); a key without it gets 403 \`scope_missing\` naming the scope. Scopes imply nothing: \`listings:write\` does not grant \`listings:read\`.
 

@@ -726,7 +726,9 @@ Authorization: Bearer mk_live_...
 Store keys in a secrets manager, never in source code. Give each integration its own key with
 only the scopes it needs. If a key leaks, press **Revoke** beside it on the **API keys** page: it
 stops working immediately (the API answers 401 \`api_key_revoked\`), and you can create a
-replacement.
+replacement. A key for a short job can be made to expire: choose **Expires** (in 30 days, 90 days
+or a year) when you create it. From then on it answers 401 \`api_key_expired\`; the keys list
+shows when each key expires.
 `,
   },
 ];

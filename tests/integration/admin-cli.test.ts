@@ -449,7 +449,7 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
       );
       const [, id, secret] = KEY.exec(fullKey)!;
       keyId = id!;
-      const defaultNamed = expectResult(await run("key", "create", "--store", "fixture-store-a", "--scopes", "listings:read"), KEY);
+      const defaultNamed = expectResult(await run("key", "create", "--store", "fixture-store-a", "--scopes", "listings:read", "--expires-in", "30"), KEY);
       const revokedId = KEY.exec(defaultNamed)![1]!;
       expectResult(await run("key", "revoke", revokedId), "revoked");
       // Revoking again is fine, and says so the same way.
@@ -465,6 +465,11 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
         expect(rows.map((r) => [r.key_id, r.slug, r.name, r.scopes, r.revoked_at === null])).toEqual([
           [keyId, "fixture-store-b", "Feed sync", ["listings:read", "shipping:write"], true],
           [revokedId, "fixture-store-a", "Operator key", ["listings:read"], false],
+        ]);
+        const expiry = await db.query(`SELECT key_id, round(extract(epoch FROM expires_at - created_at) / 86400)::int AS days FROM api_keys ORDER BY created_at`);
+        expect(expiry.rows.map((r) => [r.key_id, r.days])).toEqual([
+          [keyId, null],
+          [revokedId, 30],
         ]);
         const row = rows[0]!;
         expect(row.last4).toBe(secret!.slice(-4));
@@ -647,7 +652,9 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
         [["user", "create", "--email", "new.owner@example.com", "--password", "third-pass-3", "--store", "no-such-store"], /--store: no store has the slug/i, "db"],
         [["key", "create", "--store", "fixture-store-a"], /--scopes is required/],
         [["key", "create", "--scopes", "listings:read"], /--store is required/],
-        [["key", "create", "--store", "fixture-store-a", "--scopes", "listings:read,orders:write"], /--scopes: Unknown scope 'orders:write'/],
+        [["key", "create", "--store", "fixture-store-a", "--scopes", "listings:read,orders:admin"], /--scopes: Unknown scope 'orders:admin'/],
+        [["key", "create", "--store", "fixture-store-a", "--scopes", "listings:read", "--expires-in", "0"], /--expires-in: .*1 to 3,650 days/],
+        [["key", "create", "--store", "fixture-store-a", "--scopes", "listings:read", "--expires-in", "1y"], /--expires-in: /],
         [["key", "create", "--store", "fixture-store-a", "--scopes", ""], /--scopes: /],
         [["key", "create", "--store", "no-such-store", "--scopes", "listings:read"], /--store: no store has the slug 'no-such-store'/i, "db"],
         [["key", "create", "--store", "fixture-store-a", "--scopes", "listings:read", "--name", "n".repeat(101)], /--name: /, "db"],

@@ -11,6 +11,7 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "../../lib/accounts/password";
+import { alertText } from "../helpers/forms";
 import { parseHtml } from "../helpers/html";
 import { sellerRequest, startIsolatedApp, storeIdOf, type IsolatedApp } from "../helpers/seller";
 
@@ -250,6 +251,41 @@ describe("cross-site form posts are refused", () => {
     expect(await count(`SELECT count(*) FROM api_keys WHERE name = $1`, [name])).toBe(0);
     const after = await app.pool.query(`SELECT quantity, status::text AS status FROM listings WHERE id = $1`, [listing.id]);
     expect(after.rows[0]).toEqual({ quantity: listing.quantity, status: listing.status });
+  });
+});
+
+describe("API keys that expire", () => {
+  it("Expires: never by default; in 30 days is stored and shown; the key works until then and answers 401 api_key_expired after; a bad choice is refused", async () => {
+    const never = await owner.post(`/seller/${STORE}/keys/create`, { name: "Forever", "scope.listings:read": "on", expires_in_days: "" });
+    const neverKey = parseHtml(never.text)("[data-new-key]").text().trim();
+    const soon = await owner.post(`/seller/${STORE}/keys/create`, { name: "Month job", "scope.listings:read": "on", expires_in_days: "30" });
+    const key = parseHtml(soon.text)("[data-new-key]").text().trim();
+    const keyId = /^mk_live_([a-z0-9]{16})\./.exec(key)![1]!;
+    const stored = await app.pool.query(
+      `SELECT key_id, expires_at IS NULL AS never, round(extract(epoch FROM expires_at - created_at) / 86400)::int AS days FROM api_keys WHERE key_id = ANY($1) ORDER BY name`,
+      [[keyId, /^mk_live_([a-z0-9]{16})\./.exec(neverKey)![1]!]],
+    );
+    expect(stored.rows.map((r) => [r.never, r.days])).toEqual([[true, null], [false, 30]]);
+
+    const page = parseHtml((await owner.get(`/seller/${STORE}/keys`)).text);
+    expect(page("select[name=expires_in_days] option").map((_, o) => page(o).text()).get()).toEqual(["Never", "In 30 days", "In 90 days", "In a year"]);
+    const row = page(`tr[data-key-id="${keyId}"]`);
+    expect(row.find('td[data-label="Expires"] time').attr("datetime")).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect((await sellerRequest(app.baseUrl, "GET", "/api/v1/listings?limit=1", { key })).status).toBe(200);
+
+    await app.pool.query(`UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE key_id = $1`, [keyId]);
+    const refused = await sellerRequest(app.baseUrl, "GET", "/api/v1/listings?limit=1", { key });
+    expect(refused.status).toBe(401);
+    expect(refused.json.error.code).toBe("api_key_expired");
+    expect(parseHtml((await owner.get(`/seller/${STORE}/keys`)).text)(`tr[data-key-id="${keyId}"] td[data-label="Status"]`).text()).toContain("Expired");
+    expect((await sellerRequest(app.baseUrl, "GET", "/api/v1/listings?limit=1", { key: neverKey })).status).toBe(200);
+
+    for (const bad of ["0", "-1", "3651", "abc", "1e3"]) {
+      const name = `Bad expiry ${bad}`;
+      const { page: back } = await owner.submit(`/seller/${STORE}/keys/create`, { name, "scope.listings:read": "on", expires_in_days: bad });
+      expect(alertText(back.text), bad).toContain("days");
+      expect((await app.pool.query(`SELECT count(*)::int AS n FROM api_keys WHERE name = $1`, [name])).rows[0].n).toBe(0);
+    }
   });
 });
 

@@ -97,6 +97,7 @@ describe("keys, scopes and the store boundary (every route)", () => {
     { who: "a key with a wrong secret", headers: "wrong-secret" as const, code: "api_key_invalid" },
     { who: "an unknown key", headers: { Authorization: `Bearer mk_live_${"0".repeat(16)}.${"A".repeat(43)}` }, code: "api_key_invalid" },
     { who: "a revoked key", headers: "revoked" as const, code: "api_key_revoked" },
+    { who: "an expired key", headers: "expired" as const, code: "api_key_expired" },
   ];
 
   describe.each(routes)("$name", (route) => {
@@ -108,6 +109,10 @@ describe("keys, scopes and the store boundary (every route)", () => {
       } else if (headers === "revoked") {
         const { key, id } = await createTestKey(app.pool, "fixture-store-a", ["listings:read", "listings:write"]);
         await app.pool.query("UPDATE api_keys SET revoked_at = now() WHERE id = $1", [id]);
+        h = { Authorization: `Bearer ${key}` };
+      } else if (headers === "expired") {
+        const { key, id } = await createTestKey(app.pool, "fixture-store-a", ["listings:read", "listings:write"]);
+        await app.pool.query("UPDATE api_keys SET expires_at = now() - interval '1 second' WHERE id = $1", [id]);
         h = { Authorization: `Bearer ${key}` };
       }
       const res = await send(route, ids.listingB, { headers: h });

@@ -135,7 +135,7 @@ describe("GET /api/v1/openapi.json", () => {
   it("names the codes every seller operation shares: key, scope, rate limit, 500", () => {
     for (const endpoint of SELLER_ENDPOINTS) {
       const codes = errorCodesOf(endpoint);
-      for (const code of ["api_key_missing", "api_key_invalid", "api_key_revoked", "scope_missing", "store_inactive", "rate_limited", "internal_error"] as const) {
+      for (const code of ["api_key_missing", "api_key_invalid", "api_key_revoked", "api_key_expired", "scope_missing", "store_inactive", "rate_limited", "internal_error"] as const) {
         expect(codes, endpoint.operationId).toContain(code);
       }
       if (endpoint.body) for (const code of ["parameter_invalid", "parameter_missing", "body_invalid_json", "body_too_large", "content_type_invalid"] as const) expect(codes).toContain(code);

@@ -18,6 +18,7 @@ export default async function ApiKeysPage({ params, searchParams }: Props) {
   const { store } = await storeOfPage(slug, `/seller/${slug}/keys`);
   const keys = await listApiKeys(db(), store.id);
   const state = new FormState("key", decodeFlash(one(sp.flash)));
+  const now = new Date();
   const chosen = state.active ? SELLER_SCOPES.filter((s) => state.flash!.values[`scope.${s}`] === "on") : [];
   return (
     <main className="page seller" data-page="seller-keys">
@@ -44,6 +45,15 @@ export default async function ApiKeysPage({ params, searchParams }: Props) {
               </label>
             ))}
           </fieldset>
+          <label>
+            Expires
+            <select {...state.field("expires_in_days")} defaultValue={state.value("expires_in_days")}>
+              <option value="">Never</option>
+              <option value="30">In 30 days</option>
+              <option value="90">In 90 days</option>
+              <option value="365">In a year</option>
+            </select>
+          </label>
           <button type="submit">Create API key</button>
         </form>
       </section>
@@ -60,6 +70,7 @@ export default async function ApiKeysPage({ params, searchParams }: Props) {
                 <th scope="col">Scopes</th>
                 <th scope="col">Created</th>
                 <th scope="col">Last used</th>
+                <th scope="col">Expires</th>
                 <th scope="col">Status</th>
               </tr>
             </thead>
@@ -83,11 +94,14 @@ export default async function ApiKeysPage({ params, searchParams }: Props) {
                   <td data-label="Last used">
                     <When at={key.lastUsedAt} />
                   </td>
+                  <td data-label="Expires">{key.expiresAt ? <When at={key.expiresAt} /> : "Never"}</td>
                   <td data-label="Status">
                     {key.revokedAt ? (
                       <span>
                         Revoked <When at={key.revokedAt} />
                       </span>
+                    ) : key.expiresAt && key.expiresAt <= now ? (
+                      <span>Expired</span>
                     ) : (
                       <form method="post" action={`/seller/${store.slug}/keys/${key.keyId}/revoke`} className="inline-form">
                         <button type="submit" className="danger" aria-label={`Revoke ${key.name} (${key.display})`}>

@@ -12,7 +12,8 @@ export const POST = formRoute({ name: "seller.keys.create", session: "required" 
   if (!store || !user) return notFoundResponse();
   const scopes = SELLER_SCOPES.filter((s) => form[`scope.${s}`] === "on");
   try {
-    const { key, summary } = await createApiKey(db(), { storeId: store.id, name: form.name ?? "", scopes, createdBy: user.id });
+    const expiresInDays = form.expires_in_days ? form.expires_in_days : undefined;
+    const { key, summary } = await createApiKey(db(), { storeId: store.id, name: form.name ?? "", scopes, createdBy: user.id, expiresInDays });
     return keyCreatedPage(store.slug, store.name, key, summary);
   } catch (err) {
     return refused(`/seller/${store.slug}/keys`, "key", err, form);
