@@ -16,6 +16,7 @@ export interface DeskPart {
   lines: OrderLineData[];
   subtotal_cents: number;
   shipping_cents: number;
+  carrier: string | null;
   tracking_number: string | null;
   shipped_at: string | null;
   delivered_at: string | null;
@@ -61,6 +62,7 @@ function toDeskOrder(row: DeskRow): DeskOrder {
       lines: p.lines.map(toOrderLine),
       subtotal_cents: p.lines.reduce((sum, l) => sum + l.lineTotalCents, 0),
       shipping_cents: p.shippingCents,
+      carrier: p.carrier,
       tracking_number: p.trackingNumber,
       shipped_at: p.shippedAt?.toISOString() ?? null,
       delivered_at: p.deliveredAt?.toISOString() ?? null,

@@ -174,7 +174,7 @@ describe("the seller desk", () => {
     expectExactKeys(desk, ["id", "number", "email", "placed_via", "shipping_address", "created_at", "parts"], "desk order");
     expect(desk.parts).toHaveLength(1);
     const part = desk.parts[0]!;
-    expectExactKeys(part, ["store", "status", "lines", "subtotal_cents", "shipping_cents", "tracking_number", "shipped_at", "delivered_at"], "desk part");
+    expectExactKeys(part, ["store", "status", "lines", "subtotal_cents", "shipping_cents", "carrier", "tracking_number", "shipped_at", "delivered_at"], "desk part");
     expect(part.store.slug).toBe("fixture-store-a");
     expect(part.lines.map((l) => l.id)).toEqual(order.lines.filter((l) => l.storeSlug === "fixture-store-a").map((l) => l.id));
     expect(part.shipping_cents).toBe(0);
@@ -672,12 +672,12 @@ describe("pages: the seller desk", () => {
     for (const path of ["/seller/orders/M-99999999", "/seller/orders/%00", `/seller/orders/${"9".repeat(5_000)}`]) expect((await ownerA.get(path)).status, path).toBe(404);
   });
 
-  it("Mark shipped asks for the tracking number; Mark delivered follows; refusals are shown and change nothing; other stores get 404", async () => {
+  it("Mark shipped asks for the tracking number (and, optionally, the carrier); Mark delivered follows; refusals are shown and change nothing; other stores get 404", async () => {
     const order = await twoStoreOrder(buyer);
     const [nameA, nameB] = [await storeName("fixture-store-a"), await storeName("fixture-store-b")];
     const path = `/seller/orders/${order.number}`;
     let page = await ownerAB.get(path);
-    const ship = fillForm(page.text, `Ship ${nameA}'s items`, { "Tracking number": "1Z999AA10123456784" }, "Mark shipped");
+    const ship = fillForm(page.text, `Ship ${nameA}'s items`, { "Tracking number": "1Z999AA10123456784", "Carrier (optional)": "UPS" }, "Mark shipped");
     expect(ship.action).toBe(`${path}/ship`);
 
     const before = await stateOf(order.id);
@@ -690,6 +690,9 @@ describe("pages: the seller desk", () => {
       expect(alertText(back.text)).toMatch(message);
       expect(parseHtml(back.text)("[aria-invalid=true]").attr("name")).toBe("tracking_number");
     }
+    const badCarrier = await ownerAB.submit(ship.action, { ...ship.fields, carrier: "U".repeat(65) });
+    expect(alertText(badCarrier.text)).toMatch(/at most 64/);
+    expect(parseHtml(badCarrier.text)("[aria-invalid=true]").attr("name")).toBe("carrier");
     expect((await ownerC.post(ship.action, ship.fields)).status).toBe(404);
     expect((await ownerC.post(ship.action, { ...ship.fields, store: "harbor-electronics" })).status).toBe(404);
     expect((await ownerA.post(ship.action, { ...ship.fields, store: "fixture-store-b" })).status).toBe(404);
@@ -702,6 +705,7 @@ describe("pages: the seller desk", () => {
     let $ = parseHtml(page.text);
     expect($("section[data-store=fixture-store-a]").attr("data-part-status")).toBe("shipped");
     expect($("section[data-store=fixture-store-a] [data-tracking-number]").attr("data-tracking-number")).toBe("1Z999AA10123456784");
+    expect($("section[data-store=fixture-store-a] [data-field=carrier]").text()).toBe("UPS");
     expect($("section[data-store=fixture-store-b]").attr("data-part-status")).toBe("placed");
     expect((await outbox(order.number)).at(-1)!.body).toContain("1Z999AA10123456784");
 

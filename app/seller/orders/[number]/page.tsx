@@ -5,7 +5,7 @@ import { ORDER_STATUS_LABELS, OrderLinesTable, PlacedByAgent, ShippingAddressBlo
 import { formatCents } from "@/lib/catalog/money";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { getDeskOrder, TRACKING_NUMBER_MAX, type DeskOrder } from "@/lib/orders";
+import { CARRIER_MAX, getDeskOrder, TRACKING_NUMBER_MAX, type DeskOrder } from "@/lib/orders";
 import { listDeskReturns } from "@/lib/returns";
 import { decodeFlash } from "@/lib/seller/dashboard/flash";
 import { FormState, Notice, When } from "../../_components/forms";
@@ -87,6 +87,12 @@ export default async function DeskOrderPage({ params, searchParams }: Props) {
                   </dd>
                   <dt>Tracking number</dt>
                   <dd data-tracking-number={part.tracking_number ?? ""}>{part.tracking_number ?? <span className="muted">none</span>}</dd>
+                  {part.carrier ? (
+                    <>
+                      <dt>Carrier</dt>
+                      <dd data-field="carrier">{part.carrier}</dd>
+                    </>
+                  ) : null}
                 </>
               ) : null}
               {part.delivered_at ? (
@@ -110,6 +116,10 @@ export default async function DeskOrderPage({ params, searchParams }: Props) {
                 <label>
                   Tracking number
                   <input {...state.field("tracking_number")} defaultValue={state.value("tracking_number")} required maxLength={TRACKING_NUMBER_MAX} autoComplete="off" />
+                </label>
+                <label>
+                  Carrier (optional)
+                  <input {...state.field("carrier")} defaultValue={state.value("carrier")} maxLength={CARRIER_MAX} autoComplete="off" placeholder="UPS" />
                 </label>
                 <button type="submit">Mark shipped</button>
               </form>
