@@ -10,7 +10,7 @@ import { formatCents } from "@/lib/catalog/money";
 import { ADDRESS_LIMITS } from "@/lib/orders/address";
 import { quoteCheckout, type Quote, type QuoteChange } from "@/lib/checkout";
 import { CONDITION_LABELS } from "@/lib/schemas/catalog";
-import type { FormFlash } from "@/lib/seller/dashboard/flash";
+import type { FormFlash } from "@/lib/http/flash";
 import { cartOwnerOf } from "../_lib/cart-owner";
 import { cartLinesValue, FLASH_COOKIE, refusalOf } from "./_lib/form";
 

@@ -1,6 +1,6 @@
 import { CONDITION_LABELS, CONDITIONS } from "@/lib/schemas/catalog";
 import type { TemplateOption } from "@/lib/seller/dashboard/catalog";
-import type { FormState } from "./forms";
+import type { FormState } from "@/app/_components/forms";
 
 export interface ListingValues {
   sku: string;

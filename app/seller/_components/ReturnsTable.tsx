@@ -3,7 +3,7 @@ import { RETURN_STATUS_LABELS } from "@/app/_components/orders";
 import { formatCents } from "@/lib/catalog/money";
 import { RETURN_MOVES, type DeskReturn, type ReturnMove } from "@/lib/returns";
 import { RETURN_REASON_LABELS } from "@/lib/schemas/orders";
-import { When } from "./forms";
+import { When } from "@/app/_components/forms";
 
 const MOVE_LABELS: Record<ReturnMove, string> = { approve: "Approve", receive: "Mark received", refund: "Refund", reject: "Reject" };
 const MOVE_ORDER: ReturnMove[] = ["approve", "receive", "refund", "reject"];

@@ -1,5 +1,5 @@
 import { RATE_ROWS, RATE_ROWS_MAX } from "@/lib/seller/dashboard/forms";
-import type { FormState } from "./forms";
+import type { FormState } from "@/app/_components/forms";
 import { dollars } from "./ListingFields";
 
 export interface RateValues {

@@ -1,6 +1,6 @@
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { encodeFlash } from "@/lib/seller/dashboard/flash";
+import { encodeFlash } from "@/lib/http/flash";
 import { formMessage } from "@/lib/seller/dashboard/forms";
 import { ownedStore, type OwnedStore } from "@/lib/seller/dashboard/stores";
 

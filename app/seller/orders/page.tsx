@@ -5,7 +5,7 @@ import { formatCents } from "@/lib/catalog/money";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { listDeskOrders } from "@/lib/orders";
-import { When } from "../_components/forms";
+import { When } from "@/app/_components/forms";
 import { NoStore } from "../_components/NoStore";
 import { StoreFilter } from "../_components/StoreFilter";
 import { deskScope } from "../_lib/desk";

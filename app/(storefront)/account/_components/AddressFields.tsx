@@ -1,5 +1,5 @@
 import { ADDRESS_LABELS, ADDRESS_MAX, type AddressField } from "@/lib/accounts/addresses";
-import type { FormState } from "@/app/seller/_components/forms";
+import type { FormState } from "@/app/_components/forms";
 
 const AUTOCOMPLETE: Record<AddressField, string> = {
   full_name: "name",

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { ADDRESS_LIMIT, type SavedAddress } from "@/lib/accounts/addresses";
-import type { FormFlash } from "@/lib/seller/dashboard/flash";
-import { FormState } from "@/app/seller/_components/forms";
+import type { FormFlash } from "@/lib/http/flash";
+import { FormState } from "@/app/_components/forms";
 import { AddressFields } from "./AddressFields";
 
 /** The lines of an address as a label would print them. */

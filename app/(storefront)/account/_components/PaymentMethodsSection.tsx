@@ -1,6 +1,6 @@
 import type { SavedPaymentMethod } from "@/lib/accounts/payment-methods";
-import type { FormFlash } from "@/lib/seller/dashboard/flash";
-import { FormState } from "@/app/seller/_components/forms";
+import type { FormFlash } from "@/lib/http/flash";
+import { FormState } from "@/app/_components/forms";
 
 function methodName(method: SavedPaymentMethod): string {
   return `${method.brand} ending in ${method.last4}`;

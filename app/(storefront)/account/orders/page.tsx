@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { When } from "@/app/seller/_components/forms";
+import { When } from "@/app/_components/forms";
 import { ORDER_STATUS_LABELS, PlacedByAgent } from "@/app/_components/orders";
 import { getSessionUser } from "@/lib/auth/session";
 import { formatCents } from "@/lib/catalog/money";

@@ -4,7 +4,7 @@ import { publicBaseUrl } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { ADDRESS_LIMITS } from "@/lib/orders/address";
 import type { ExplicitLine } from "@/lib/checkout";
-import { decodeFlash, encodeFlash, type FormFlash } from "@/lib/seller/dashboard/flash";
+import { decodeFlash, encodeFlash, type FormFlash } from "@/lib/http/flash";
 
 /**
  * The /checkout form: its field names, reading what it posts, and handing a refusal back to the

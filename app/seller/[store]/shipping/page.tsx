@@ -3,7 +3,7 @@ import Link from "next/link";
 import { formatCents } from "@/lib/catalog/money";
 import { db } from "@/lib/db";
 import { shippingTemplatesOfStore } from "@/lib/seller/dashboard/shipping";
-import { Notice, When } from "../../_components/forms";
+import { Notice, When } from "@/app/_components/forms";
 import { one, storeOfPage, type SearchParams } from "../../_lib/access";
 import { SHIPPING_NOTICES } from "../../_lib/notices";
 

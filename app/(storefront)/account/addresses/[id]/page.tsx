@@ -4,8 +4,8 @@ import { notFound, redirect } from "next/navigation";
 import { getAddress, type SavedAddress } from "@/lib/accounts/addresses";
 import { getSessionUser } from "@/lib/auth/session";
 import { AppError } from "@/lib/errors";
-import { decodeFlash } from "@/lib/seller/dashboard/flash";
-import { FormState } from "@/app/seller/_components/forms";
+import { decodeFlash } from "@/lib/http/flash";
+import { FormState } from "@/app/_components/forms";
 import { AddressFields } from "../../_components/AddressFields";
 import { one, type SearchParams } from "../../_lib/post";
 

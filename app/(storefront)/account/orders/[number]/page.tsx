@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
-import { FormState, Notice, When } from "@/app/seller/_components/forms";
+import { FormState, Notice, When } from "@/app/_components/forms";
 import { ORDER_STATUS_LABELS, OrderLinesTable, PlacedByAgent, RETURN_STATUS_LABELS, ShippingAddressBlock } from "@/app/_components/orders";
 import { getSessionUser } from "@/lib/auth/session";
 import { formatCents } from "@/lib/catalog/money";
@@ -9,7 +9,7 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { getBuyerOrder, type BuyerOrder, type BuyerOrderEvent } from "@/lib/orders";
 import { RETURN_REASON_LABELS, RETURN_REASONS } from "@/lib/schemas/orders";
-import { decodeFlash } from "@/lib/seller/dashboard/flash";
+import { decodeFlash } from "@/lib/http/flash";
 
 export const metadata: Metadata = { title: "Your order", robots: { index: false } };
 export const dynamic = "force-dynamic";

@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { db } from "@/lib/db";
 import { brandOptions, findProductsToAttach, leafCategoryOptions, productToAttach, shippingTemplateOptions } from "@/lib/seller/dashboard/catalog";
-import { decodeFlash } from "@/lib/seller/dashboard/flash";
+import { decodeFlash } from "@/lib/http/flash";
 import { cleanSearchTerm } from "@/lib/seller/dashboard/text";
-import { FormState } from "../../../_components/forms";
+import { FormState } from "@/app/_components/forms";
 import { ListingFields } from "../../../_components/ListingFields";
 import { one, storeOfPage, type SearchParams } from "../../../_lib/access";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { decodeFlash } from "@/lib/seller/dashboard/flash";
-import { FormState } from "../../../_components/forms";
+import { decodeFlash } from "@/lib/http/flash";
+import { FormState } from "@/app/_components/forms";
 import { TemplateFields } from "../../../_components/TemplateFields";
 import { one, storeOfPage, type SearchParams } from "../../../_lib/access";
 

@@ -4,7 +4,7 @@ import { validateJson } from "@/lib/http/body";
 import { formRoute } from "@/lib/http/form";
 import { requestReturn } from "@/lib/returns";
 import { CreateReturn } from "@/lib/schemas/orders";
-import { encodeFlash } from "@/lib/seller/dashboard/flash";
+import { encodeFlash } from "@/lib/http/flash";
 import { pathSegment } from "@/app/seller/_lib/desk";
 import { seeOther, withParams } from "@/app/seller/_lib/post";
 

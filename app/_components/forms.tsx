@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { FormFlash } from "@/lib/seller/dashboard/flash";
+import type { FormFlash } from "@/lib/http/flash";
 
 /**
  * What a form shows after a refused post: the message above it (role="alert") and, on the field

@@ -2,10 +2,11 @@ import { createHmac, timingSafeEqual } from "node:crypto";
 import { config } from "@/lib/config";
 
 /**
- * What a refused dashboard form post hands to the page it redirects to (303): the message, the
- * field it is about, and what the person typed, so the form comes back filled in. It travels in
- * the redirect's query string, signed with the app's secret so that nobody can craft a link that
- * makes the dashboard show a message of their choosing, and it expires after a few minutes.
+ * What a refused form post (seller dashboard, account pages, checkout) hands to the page it
+ * redirects to (303): the message, the field it is about, and what the person typed, so the form
+ * comes back filled in. It travels in the redirect's query string, signed with the app's secret so
+ * that nobody can craft a link that makes a page show a message of their choosing, and it expires
+ * after a few minutes.
  * Never put a secret in it: the URL lands in the browser's history.
  */
 export interface FormFlash {
