@@ -11,7 +11,7 @@ import type { OrderPartData } from "@/lib/schemas/seller/orders";
  */
 
 const PART_INCLUDE = {
-  order: { select: { id: true, number: true, placedVia: true, email: true, shippingAddress: true, currency: true, createdAt: true } },
+  order: { select: { id: true, number: true, placedVia: true, email: true, shippingAddress: true, currency: true } },
   lines: { orderBy: { position: "asc" as const } },
 } satisfies Prisma.OrderStoreInclude;
 type PartRow = Prisma.OrderStoreGetPayload<{ include: typeof PART_INCLUDE }>;
@@ -35,7 +35,7 @@ function toOrderPart(row: PartRow): OrderPartData {
     tracking_number: row.trackingNumber,
     shipped_at: row.shippedAt?.toISOString() ?? null,
     delivered_at: row.deliveredAt?.toISOString() ?? null,
-    created_at: row.order.createdAt.toISOString(),
+    created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };
 }
