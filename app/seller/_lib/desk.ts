@@ -6,6 +6,7 @@ import { formRoute } from "@/lib/http/form";
 import type { OwnedStore } from "@/lib/seller/dashboard/stores";
 import { ownedStores, sellerUser } from "./access";
 import { notFoundResponse, refused, seeOther, withParams } from "./post";
+import { pathSegment } from "@/app/_lib/form-post";
 
 /**
  * The order desk works across every store the signed-in person owns (/seller/orders,
@@ -53,12 +54,4 @@ export function partMoveRoute(name: string, move: (tx: Prisma.TransactionClient,
   });
 }
 
-/** The decoded `index`-th segment of the request's path ("" when it is not there or malformed). */
-export function pathSegment(request: Request, index: number): string {
-  const segment = new URL(request.url).pathname.split("/")[index] ?? "";
-  try {
-    return decodeURIComponent(segment);
-  } catch {
-    return "";
-  }
-}
+export { pathSegment };

@@ -1,5 +1,5 @@
 import { AppError } from "@/lib/errors";
-import { refused, seeOther, withParams } from "@/app/seller/_lib/post";
+import { refused, seeOther, withParams } from "@/app/_lib/form-post";
 
 /**
  * What the /account form routes share. Each answers 303 to a page: with `notice` when the change

@@ -5,8 +5,7 @@ import { formRoute } from "@/lib/http/form";
 import { requestReturn } from "@/lib/returns";
 import { CreateReturn } from "@/lib/schemas/orders";
 import { encodeFlash } from "@/lib/http/flash";
-import { pathSegment } from "@/app/seller/_lib/desk";
-import { seeOther, withParams } from "@/app/seller/_lib/post";
+import { pathSegment, seeOther, withParams } from "@/app/_lib/form-post";
 
 /**
  * The order page's return form: `quantity.<line id>` and `reason.<line id>` for each line of one
