@@ -82,6 +82,10 @@ export const ERROR_TABLE = {
   // Seller API
   listing_not_found: { status: 404, type: "not_found_error", description: "No listing of this store has that id." },
   shipping_template_not_found: { status: 404, type: "not_found_error", description: "No shipping template of this store has that id." },
+  webhook_endpoint_not_found: { status: 404, type: "not_found_error", description: "No webhook endpoint of this store has that id." },
+  webhook_delivery_not_found: { status: 404, type: "not_found_error", description: "No webhook delivery of this store has that id." },
+  webhook_endpoint_limit_reached: { status: 409, type: "conflict_error", description: "The store already has the most webhook endpoints it may (16); delete one first." },
+  webhook_endpoint_disabled: { status: 409, type: "conflict_error", description: "The endpoint is disabled: enable it before replaying to it." },
   category_not_found: { status: 400, type: "invalid_request_error", description: "No active category has that slug." },
   brand_not_found: { status: 400, type: "invalid_request_error", description: "No brand has that slug." },
   gtin_taken: { status: 409, type: "conflict_error", description: "Another product already has this GTIN; attach to it with `gtin`." },

@@ -6,6 +6,7 @@ import { parseShippingAddress, type AddressInput } from "@/lib/orders/address";
 import type { Db } from "@/lib/orders/common";
 import { ORDER_INCLUDE, type OrderRow } from "@/lib/orders/shape";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
+import { emitStoreEvents } from "@/lib/seller/webhooks/events";
 import { queueOrderEvents } from "@/lib/webhooks/outbox";
 import { sendOrderConfirmation } from "./announce";
 import { cardPayer, charge, endAttempt, savedPayer, type Attempt, type Payer } from "./charge";
@@ -14,7 +15,7 @@ import { cartOwnerWhere, checkExplicitLines, sameLines, sourceLines } from "./li
 import { writeOrders } from "./orders";
 import { byFirstLine, describePlaced } from "./placed";
 import { lineRefusal, priceLines, type Quote, type QuoteStore } from "./price";
-import { lockOffers, takeStock } from "./stock";
+import { lockOffers, soldOut, takeStock } from "./stock";
 import {
   assertOpen,
   getCheckoutSession,
@@ -109,6 +110,9 @@ async function completeLocked(tx: Tx, session: SessionRow, attempt: Attempting, 
   // The platform of a commerce-protocol checkout hears of its orders (after commit, lib/webhooks/).
   // Only an agent's checkout can be one: the storefront's skips the lookup.
   if (session.placed_via === "agent") await queueOrderEvents(tx, rows.map((r) => r.id), "order_create");
+  // The stores hear of it too, if they asked (lib/seller/webhooks/).
+  await emitStoreEvents(tx, "order.created", rows.flatMap((r) => r.parts.map((p) => ({ storeId: p.storeId, id: r.id }))));
+  await emitStoreEvents(tx, "listing.sold_out", soldOut(taken));
   const completedAt = rows[0]!.createdAt;
   await tx.$executeRaw`
     UPDATE checkout_sessions SET status = 'completed', completed_at = ${completedAt}, updated_at = ${completedAt},

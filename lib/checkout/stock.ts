@@ -11,8 +11,10 @@ import type { Tx } from "./types";
 
 export interface Taken {
   listing_id: string;
+  store_id: string;
   before: number;
   after: number;
+  allow_backorder: boolean;
 }
 
 export async function lockOffers(tx: Tx, listingIds: readonly string[]): Promise<void> {
@@ -31,7 +33,7 @@ export async function takeStock(tx: Tx, lines: QuoteLine[]): Promise<Taken[]> {
     WHERE l.id = w.listing_id AND s.id = l.store_id AND p.id = l.product_id
       AND offer_is_purchasable(l.status, l.quantity, l.allow_backorder, s.status, p.publicly_listed)
       AND (l.quantity >= w.n OR l.allow_backorder)
-    RETURNING l.id::text AS listing_id, w.before, l.quantity AS after`;
+    RETURNING l.id::text AS listing_id, l.store_id::text AS store_id, w.before, l.quantity AS after, l.allow_backorder`;
   const done = new Set(rows.map((r) => r.listing_id));
   const missed = lines.find((l) => !done.has(l.listing_id));
   if (missed) throw lineRefusal({ ...missed, status: "short_of_stock" });
@@ -41,4 +43,9 @@ export async function takeStock(tx: Tx, lines: QuoteLine[]): Promise<Taken[]> {
 /** The stock adjustments of what an order took. */
 export function adjustmentsOf(taken: ReadonlyArray<Taken>, orderNumber: string) {
   return taken.map((t) => ({ listingId: t.listing_id, delta: t.after - t.before, quantityAfter: t.after, reason: `order ${orderNumber}` }));
+}
+
+/** The listings this take sold out: it took their last units, and they allow no backorder. */
+export function soldOut(taken: ReadonlyArray<Taken>): { storeId: string; id: string }[] {
+  return taken.filter((t) => t.before > 0 && t.after === 0 && !t.allow_backorder).map((t) => ({ storeId: t.store_id, id: t.listing_id }));
 }

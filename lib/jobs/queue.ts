@@ -17,11 +17,13 @@ import { logEvent } from "@/lib/log";
 /** Every queue, with how its failed jobs are retried. */
 export const QUEUES = {
   /**
-   * One delivery of an event to a receiver: retried with exponential backoff and jitter, the
-   * k-th retry 30·2^(k-1) to 60·2^(k-1) seconds after the k-th failure, 14 retries (about 68 to
-   * 136 hours in all). pg-boss keeps a job 14 days.
+   * One attempt at delivering an event to a receiver. A receiver's failure is not a job failure:
+   * the attempt sends the next one as a new job, due when lib/webhooks/schedule.ts says. The
+   * queue's retries (5·2^(k-1) to 10·2^(k-1) s) are for a job whose worker died or threw: a job
+   * still active 30 s after it started (an attempt waits 10 s at most for its receiver) is
+   * expired by the queue's maintenance and run again.
    */
-  webhookDelivery: { name: "webhook-delivery", retryLimit: 14, retryDelay: 30, retryBackoff: true, expireInSeconds: 120, retentionDays: 14 },
+  webhookDelivery: { name: "webhook-delivery", retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 30, retentionDays: 7 },
 } as const satisfies Record<string, PgBoss.Queue>;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES]["name"];
@@ -63,11 +65,17 @@ interface Holder {
 const holder = globalThis as unknown as { __marketplaceJobs?: Holder };
 const state = (): Holder => (holder.__marketplaceJobs ??= {});
 
+/**
+ * No cron schedules; maintenance (which expires the jobs of a worker that died, so that they run
+ * again) every 15 s rather than pg-boss's 2 min, so a crashed delivery is resumed within a minute.
+ */
+const BOSS_OPTIONS = { schedule: false, maintenanceIntervalSeconds: 15 } as const;
+
 function createBoss(): PgBoss {
   const { databaseUrl } = config();
   const boss = databaseUrl
-    ? new PgBoss({ connectionString: databaseUrl, max: 4, application_name: "marketplace-jobs", schedule: false })
-    : new PgBoss({ db: embeddedConnection(), schedule: false });
+    ? new PgBoss({ connectionString: databaseUrl, max: 4, application_name: "marketplace-jobs", ...BOSS_OPTIONS })
+    : new PgBoss({ db: embeddedConnection(), ...BOSS_OPTIONS });
   boss.on("error", (err) => logEvent("error", "job queue error", { error: String(err) }));
   return boss;
 }
@@ -99,7 +107,7 @@ export function startJobs(): Promise<PgBoss> {
 }
 
 /** Sends a job in `tx`: it exists once `tx` commits, and never if `tx` rolls back. */
-export async function sendInTransaction(tx: Prisma.TransactionClient, queue: QueueName, data: object, options: { id?: string } = {}): Promise<void> {
+export async function sendInTransaction(tx: Prisma.TransactionClient, queue: QueueName, data: object, options: { id?: string; startAfter?: Date } = {}): Promise<void> {
   await bossInstance().send(queue, data, { ...options, db: transactionConnection(tx) });
 }
 

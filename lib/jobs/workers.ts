@@ -1,11 +1,11 @@
 import { protocolChannels } from "@/lib/protocols/webhooks";
-import { deliverWebhook } from "@/lib/webhooks/deliver";
+import { sellerChannels } from "@/lib/seller/webhooks/channel";
+import { deliverWebhook, type DeliveryJob } from "@/lib/webhooks/deliver";
 import { QUEUES, work } from "./queue";
+
+const CHANNELS = { ...protocolChannels, ...sellerChannels };
 
 /** Starts this process's workers: every queue and what works its jobs. */
 export async function startWorkers(): Promise<void> {
-  await work(QUEUES.webhookDelivery.name, async (data, meta) => {
-    const { delivery } = data as { delivery: string };
-    await deliverWebhook(delivery, protocolChannels, { lastAttempt: meta.retryCount >= meta.retryLimit });
-  });
+  await work(QUEUES.webhookDelivery.name, async (data) => deliverWebhook(data as DeliveryJob, CHANNELS));
 }

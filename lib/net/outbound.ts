@@ -125,11 +125,10 @@ export interface OutboundResponse {
 }
 
 /**
- * Sends one request under the guard. Resolves with whatever status the host answered (a 3xx is
- * an answer, not followed); rejects with OutboundError when the URL, its addresses, the time or
- * the size refused it, or the connection failed.
+ * The guard's checks of a URL, before anything is sent: an https URL without credentials whose
+ * host resolves only to public addresses. Rejects with OutboundError saying which failed.
  */
-export async function outboundRequest(target: string, request: OutboundRequest): Promise<OutboundResponse> {
+export async function checkOutboundUrl(target: string, allowLoopback: boolean): Promise<{ url: URL; checked: CheckedTarget }> {
   let url: URL;
   try {
     url = new URL(target);
@@ -138,7 +137,16 @@ export async function outboundRequest(target: string, request: OutboundRequest):
   }
   if (url.protocol !== "https:") throw new OutboundError("only https URLs are reached");
   if (url.username || url.password) throw new OutboundError("URLs with credentials are refused");
-  const checked = await resolvePublic(url.hostname, request.allowLoopback);
+  return { url, checked: await resolvePublic(url.hostname, allowLoopback) };
+}
+
+/**
+ * Sends one request under the guard. Resolves with whatever status the host answered (a 3xx is
+ * an answer, not followed); rejects with OutboundError when the URL, its addresses, the time or
+ * the size refused it, or the connection failed.
+ */
+export async function outboundRequest(target: string, request: OutboundRequest): Promise<OutboundResponse> {
+  const { url, checked } = await checkOutboundUrl(target, request.allowLoopback);
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
   const signal = AbortSignal.timeout(request.timeoutMs);
   const body = request.body === undefined ? undefined : Buffer.from(request.body, "utf8");

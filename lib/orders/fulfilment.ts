@@ -4,6 +4,7 @@ import { sendEmail } from "@/lib/email/send";
 import { AppError } from "@/lib/errors";
 import type { OrderStatusValue } from "@/lib/schemas/orders";
 import { CARRIER_MAX, TRACKING_NUMBER_MAX } from "@/lib/schemas/seller/orders";
+import { emitStoreEvents } from "@/lib/seller/webhooks/events";
 import { queueOrderEvents } from "@/lib/webhooks/outbox";
 import { orderNotFound, orderRefWhere, type Db } from "./common";
 
@@ -116,6 +117,7 @@ async function applyMoves(tx: Db, order: LockedOrder, parts: LockedPart[], moves
     data: { updatedAt: now, ...(changed ? { status, ...(status === "delivered" ? { deliveredAt: now } : {}) } : {}) },
   });
   if (changed) await tx.orderEvent.create({ data: { orderId: order.id, storeId: null, status, createdAt: now } });
+  for (const move of moves) await emitStoreEvents(tx, move.to === "shipped" ? "order_part.shipped" : "order_part.delivered", [{ storeId: move.storeId, id: order.id }], now);
   // The platform that placed it through a commerce protocol (always an agent's order) hears of the move.
   if (order.placed_via === "agent") await queueOrderEvents(tx, [order.id], "order_update");
   return status;

@@ -74,7 +74,7 @@ const ucp: Channel = {
     return url ? { url } : { skip: "the platform's profile names no order webhook_url" };
   },
   async render(delivery) {
-    const order = await ucpOrderForEvent(db(), delivery.orderId);
+    const order = delivery.orderId && (await ucpOrderForEvent(db(), delivery.orderId));
     return order && JSON.stringify({ ...order, event_id: delivery.id, created_time: delivery.createdAt.toISOString() });
   },
   async headers(delivery, body, now) {
@@ -100,7 +100,7 @@ const acp: Channel = {
     return receiver ? { url: receiver.url } : { skip: "no receiver is configured for this platform (ACP_WEBHOOKS)" };
   },
   async render(delivery) {
-    const order = await acpOrderForEvent(db(), delivery.orderId);
+    const order = delivery.orderId && (await acpOrderForEvent(db(), delivery.orderId));
     return order && JSON.stringify({ type: delivery.eventType, data: order });
   },
   async headers(delivery, body, now) {

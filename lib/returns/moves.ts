@@ -6,6 +6,7 @@ import { isUuid, type Db } from "@/lib/orders/common";
 import { RETURN_INCLUDE, toReturn } from "@/lib/orders/shape";
 import { providerOf } from "@/lib/payments";
 import type { ReturnData, ReturnStatusValue } from "@/lib/schemas/orders";
+import { emitStoreEvents } from "@/lib/seller/webhooks/events";
 
 /**
  * The store's moves on a return of its lines: approve (requested -> approved), receive
@@ -59,6 +60,7 @@ export async function moveReturn(tx: Db, storeIds: string[], returnId: string, m
     data: { status: to, updatedAt: now, ...(refund ?? {}) },
     include: RETURN_INCLUDE,
   });
+  if (move === "refund") await emitStoreEvents(tx, "return.refunded", [{ storeId: row.storeId, id: row.id }]);
   return toReturn(row);
 }
 

@@ -4,6 +4,7 @@ import { returnableUntil, returnedQuantities } from "@/lib/orders/buyer";
 import { orderNotFound, orderRefWhere, type Db } from "@/lib/orders/common";
 import { RETURN_INCLUDE, toReturn } from "@/lib/orders/shape";
 import { RETURN_WINDOW_DAYS, type CreateReturnData, type OrderStatusValue, type ReturnData } from "@/lib/schemas/orders";
+import { emitStoreEvents } from "@/lib/seller/webhooks/events";
 
 /**
  * A buyer asks to return lines of their delivered order (decisions.md "Orders, checkout and
@@ -83,5 +84,6 @@ export async function requestReturn(tx: Db, userId: string, ref: string, body: C
     },
     include: RETURN_INCLUDE,
   });
+  await emitStoreEvents(tx, "return.requested", [{ storeId: created.storeId, id: created.id }]);
   return toReturn(created);
 }

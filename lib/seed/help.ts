@@ -698,7 +698,10 @@ and shipping templates for one store.
    - \`listings:write\`: create and update listings, publish, change status, adjust stock,
    - \`shipping:write\`: create and update shipping templates,
    - \`orders:read\`: read the store's orders, including the change feed,
-   - \`orders:write\`: mark the store's orders shipped and delivered.
+   - \`orders:write\`: mark the store's orders shipped and delivered, handle returns,
+   - \`webhooks:read\`: read the store's webhook endpoints and their delivery log,
+   - \`webhooks:write\`: register, change and delete webhook endpoints, rotate their secrets,
+     replay deliveries.
 3. Press **Create API key**, then copy the key (the **Copy** button, or select it). It looks like
    \`mk_live_<key id>.<secret>\` and is **shown only once**, on that page; we keep only a hash of
    the secret. Afterwards the keys list shows it as \`mk_live_<key id>.…\` and its last four
@@ -717,7 +720,7 @@ Authorization: Bearer mk_live_...
 - \`GET /api/v1/listings?updated_since=2026-11-01T00:00:00Z\` returns everything that changed
   since then, including archived listings, so a sync job never misses a removal.
 - \`POST /api/v1/inventory/batch\` applies up to 100 stock changes atomically.
-- Send an \`Idempotency-Key\` header on every POST and PATCH so that a retry after a network
+- Send an \`Idempotency-Key\` header on every POST, PATCH and DELETE so that a retry after a network
   error is never applied twice.
 - Rate limits are per key; watch the \`X-RateLimit-*\` headers and honour \`Retry-After\`.
 

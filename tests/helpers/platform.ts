@@ -2,7 +2,8 @@
  * A commerce platform for the tests, on https://127.0.0.1 with a self-signed certificate (the app
  * trusts it through NODE_EXTRA_CA_CERTS and reaches it with WEBHOOKS_ALLOW_LOOPBACK=on): it
  * serves a UCP platform profile naming its order-webhook receiver, and records what its
- * receivers are sent (`/ucp/orders`, `/acp/orders`). Its answer can be set per receiver.
+ * receivers are sent (`/ucp/orders`, `/acp/orders`, and any `/hooks/...` path: a store's
+ * endpoints). Its answer can be set per receiver.
  */
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -28,8 +29,8 @@ export interface FakePlatform {
   /** The certificate to trust (NODE_EXTRA_CA_CERTS). */
   caPath: string;
   received: Received[];
-  /** The statuses the next requests to `path` get, in turn (then 200). */
-  answerNext(path: "/ucp/orders" | "/acp/orders", ...statuses: number[]): void;
+  /** The statuses the next requests to `path` (a receiver, or any `/hooks/...` path) get, in turn (then 200). */
+  answerNext(path: string, ...statuses: number[]): void;
   /** Resolves with the requests received that `match`, once there are `count` of them. */
   waitFor(match: (r: Received) => boolean, count?: number, what?: string): Promise<Received[]>;
   close(): Promise<void>;
@@ -70,7 +71,7 @@ export async function startPlatform(): Promise<FakePlatform> {
         res.writeHead(200, { "Content-Type": "application/json" }).end(JSON.stringify(profile(url === "/profile.json")));
         return;
       }
-      if (req.method === "POST" && (url === "/ucp/orders" || url === "/acp/orders")) {
+      if (req.method === "POST" && (url === "/ucp/orders" || url === "/acp/orders" || url.startsWith("/hooks/"))) {
         const body = Buffer.concat(chunks).toString("utf8");
         let json: unknown = null;
         try {

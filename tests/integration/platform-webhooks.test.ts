@@ -3,7 +3,7 @@
  * platform on loopback (tests/helpers/platform.ts): UCP events verify against the key our profile
  * publishes, ACP events carry `Merchant-Signature`; each is sent after commit only (a declined
  * checkout sends nothing), retried with the same id and bytes, and ended by 410. Retries are
- * made due at once by moving their job's `start_after` (the queue's backoff is not waited for).
+ * made due at once by moving their job's `start_after` (lib/webhooks/schedule.ts is not waited for).
  */
 import { createHash, createHmac, randomBytes } from "node:crypto";
 import { flattenedVerify, importJWK } from "jose";
@@ -40,7 +40,7 @@ const deliveries = async (orderId: string) =>
   (await ucp.app.pool.query(`SELECT id, channel, event_type, status, attempts, last_status, last_error FROM webhook_deliveries WHERE order_id = $1 ORDER BY created_at`, [orderId])).rows;
 
 /** Makes every job waiting for its retry due now (the backoff's time, injected). */
-const retryNow = () => ucp.app.pool.query(`UPDATE pgboss.job SET start_after = now() WHERE name = 'webhook-delivery' AND state = 'retry'`);
+const retryNow = () => ucp.app.pool.query(`UPDATE pgboss.job SET start_after = now() WHERE name = 'webhook-delivery' AND state IN ('created', 'retry') AND start_after > now()`);
 
 async function waitUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
   for (let i = 0; ; i++) {

@@ -1,11 +1,13 @@
 /**
  * docs/seller-api.md is true: every `sh` example in it runs, in the order shown, in one bash
  * session against a fresh store with one new order (BASE = the app, KEY = a key with every seller
- * scope), and prints what the page says it prints. On an app and database of its own.
+ * scope, HOOK_URL = a webhook receiver), and prints what the page says it prints. On an app and database of its own.
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SELLER_SCOPES } from "@/lib/auth/scopes";
 import { runShellBlocks, shellBlocks } from "../helpers/doc-examples";
+import { startPlatform, type FakePlatform } from "../helpers/platform";
 import { createTestOrder, type FixtureOrder } from "../helpers/orders";
 import { createTestKey, feedSettled, type IsolatedApp, startIsolatedApp, storeIdOf } from "../helpers/seller";
 
@@ -35,19 +37,22 @@ const EXPECTED: Array<(lines: string[]) => void> = [
     expect(JSON.parse(l[1]!)).toEqual({ status: "shipped", carrier: "UPS", tracking_number: "1Z999AA10123456784" });
     expect(l[2]).toBe("delivered");
   },
+  (l) => expect(l).toEqual(["enabled", "order.created", "true", "[]"]),
   (l) => expect(l.map((x) => x.toLowerCase())).toEqual(["first: applied", "idempotent-replayed: true"]),
   (l) => expect(JSON.parse(l.join("\n"))).toMatchObject({ type: "not_found_error", code: "listing_not_found" }),
 ];
 
 let app: IsolatedApp;
+let receiver: FakePlatform;
 let order: FixtureOrder;
 let outputs: string[][] = [];
 let stderr = "";
 let exitCode: number | null = null;
 
 beforeAll(async () => {
-  app = await startIsolatedApp("seller-api-docs");
-  const { key } = await createTestKey(app.pool, "fixture-store-b", ["listings:read", "listings:write", "shipping:write", "orders:read", "orders:write"]);
+  receiver = await startPlatform();
+  app = await startIsolatedApp("seller-api-docs", { WEBHOOKS_ALLOW_LOOPBACK: "on", NODE_EXTRA_CA_CERTS: receiver.caPath });
+  const { key } = await createTestKey(app.pool, "fixture-store-b", [...SELLER_SCOPES]);
   // The store's one order: a guest's, of this store and another (the examples see only theirs).
   order = await createTestOrder(app.pool, {
     userId: null,
@@ -60,11 +65,12 @@ beforeAll(async () => {
   // writing at the same moment, so the session waits, as docs/seller-api.md says a client may.
   const storeId = await storeIdOf(app.pool, "fixture-store-b");
   const feedReady = () => feedSettled(app.pool, "listings", storeId);
-  ({ exitCode, stderr, outputs } = await runShellBlocks(BLOCKS, { BASE: app.baseUrl, KEY: key }, { 6: feedReady }));
+  ({ exitCode, stderr, outputs } = await runShellBlocks(BLOCKS, { BASE: app.baseUrl, KEY: key, HOOK_URL: `${receiver.base}/hooks/erp` }, { 6: feedReady }));
 });
 
 afterAll(async () => {
   await app?.stop();
+  await receiver?.close();
 });
 
 describe("docs/seller-api.md examples", () => {

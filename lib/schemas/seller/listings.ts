@@ -39,7 +39,7 @@ const CONTROL_BUT_NEWLINES = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u00
 const codePoints = (s: string) => [...s].length;
 
 /** A single-line text of 1..max characters (Unicode code points), no control characters. */
-function line(max: number, what = "characters") {
+export function line(max: number, what = "characters") {
   return z
     .string({ error: "must be a string" })
     .refine((s) => !LONE_SURROGATE.test(s), { error: "must be valid Unicode text" })

@@ -5,7 +5,7 @@
 import { describe, expect, it, vi } from "vitest";
 import { charge, chargeReference, cardPayer, type Attempt } from "@/lib/checkout/charge";
 import { checkExplicitLines, EXPLICIT_LINES_MAX, sameLines } from "@/lib/checkout/lines";
-import { adjustmentsOf } from "@/lib/checkout/stock";
+import { adjustmentsOf, soldOut, type Taken } from "@/lib/checkout/stock";
 import { testProvider } from "@/lib/payments/test-provider";
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
@@ -64,11 +64,19 @@ describe("charge", () => {
   });
 });
 
+const taken = (n: number, before: number, after: number, allow_backorder = false): Taken => ({ listing_id: id(n), store_id: id(9), before, after, allow_backorder });
+
 describe("adjustmentsOf", () => {
   it("one adjustment per listing taken, named after the order", () => {
-    expect(adjustmentsOf([{ listing_id: id(1), before: 5, after: 2 }, { listing_id: id(2), before: 0, after: 0 }], "M-10042")).toEqual([
+    expect(adjustmentsOf([taken(1, 5, 2), taken(2, 0, 0)], "M-10042")).toEqual([
       { listingId: id(1), delta: -3, quantityAfter: 2, reason: "order M-10042" },
       { listingId: id(2), delta: 0, quantityAfter: 0, reason: "order M-10042" },
     ]);
+  });
+});
+
+describe("soldOut", () => {
+  it("the listings whose last units were taken, unless they allow backorders", () => {
+    expect(soldOut([taken(1, 5, 2), taken(2, 3, 0), taken(3, 0, 0, true), taken(4, 2, 0, true), taken(5, 0, 0)])).toEqual([{ storeId: id(9), id: id(2) }]);
   });
 });
