@@ -36,8 +36,15 @@ const Env = z
     REDIS_URL: z.string().trim().min(1).optional(),
     /** Signs session cookies. Required in production; development uses a fixed, logged value. */
     AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
-    /** Where outgoing e-mail goes: `outbox` keeps it in the database for /dev/outbox and the log. */
-    EMAIL_DELIVERY: z.enum(["outbox"]).default("outbox"),
+    /**
+     * Where outgoing e-mail goes: `outbox` (the default) keeps it in the database for /dev/outbox
+     * and the log; `smtp` also sends it to SMTP_URL.
+     */
+    EMAIL_DELIVERY: z.enum(["outbox", "smtp"]).default("outbox"),
+    /** The SMTP server of EMAIL_DELIVERY=smtp: `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`. */
+    SMTP_URL: z.url({ protocol: /^smtps?$/, error: "SMTP_URL must be an smtp:// or smtps:// URL" }).optional(),
+    /** The From of sent mail; default `Marketplace <no-reply@host of PUBLIC_BASE_URL>`. */
+    SMTP_FROM: z.string().trim().min(1).optional(),
     /** `on` serves /dev/outbox in production too (it shows sign-in links: tests and demos only). */
     DEV_OUTBOX: z.enum(["on", "off"]).optional(),
     /**
@@ -81,6 +88,9 @@ const Env = z
         });
       }
     }
+    if (env.EMAIL_DELIVERY === "smtp" && !env.SMTP_URL) {
+      ctx.addIssue({ code: "custom", path: ["SMTP_URL"], message: "SMTP_URL is required with EMAIL_DELIVERY=smtp: the SMTP server to send through, e.g. smtp://user:pass@host:587" });
+    }
     if (env.NODE_ENV === "production" && !env.AUTH_SECRET) {
       ctx.addIssue({
         code: "custom",
@@ -99,7 +109,9 @@ export interface AppConfig {
   databaseUrl?: string;
   redisUrl?: string;
   authSecret: string;
-  emailDelivery: "outbox";
+  emailDelivery: "outbox" | "smtp";
+  /** With EMAIL_DELIVERY=smtp: the server and the From address. */
+  smtp?: { url: string; from: string };
   /** Whether /dev/outbox is served: always outside production, in production only with DEV_OUTBOX=on. */
   devOutbox: boolean;
   /** Tests only: client ID metadata documents may be fetched from loopback addresses. */
@@ -125,13 +137,18 @@ export function config(): AppConfig {
     throw new Error(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const env = parsed.data;
+  const publicBase = env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`;
   cached = {
     production: env.NODE_ENV === "production",
-    publicBaseUrl: env.PUBLIC_BASE_URL ?? `http://localhost:${env.PORT}`,
+    publicBaseUrl: publicBase,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
     authSecret: env.AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
     emailDelivery: env.EMAIL_DELIVERY,
+    smtp:
+      env.EMAIL_DELIVERY === "smtp"
+        ? { url: env.SMTP_URL!, from: env.SMTP_FROM ?? `Marketplace <no-reply@${new URL(publicBase).hostname}>` }
+        : undefined,
     devOutbox: env.NODE_ENV !== "production" ? env.DEV_OUTBOX !== "off" : env.DEV_OUTBOX === "on",
     oauthCimdAllowLoopback: env.OAUTH_CIMD_ALLOW_LOOPBACK === "on",
     stockProbeBudget: env.STOCK_PROBE_BUDGET,

@@ -1,7 +1,7 @@
 /**
  * The app's event log: one JSON line per event (`level`, `msg`, then the event's fields) on
  * stderr. Stdout carries the request log (lib/http/log.ts) and the outbox's e-mail notices
- * (lib/email/send.ts). docs/operations.md quotes these lines; never put card data, secrets or
+ * (lib/email/deliver.ts). docs/operations.md quotes these lines; never put card data, secrets or
  * e-mail addresses in them.
  */
 export type LogLevel = "info" | "warn" | "error";

@@ -1,11 +1,11 @@
 import { formatCents } from "@/lib/catalog/money";
 import { sendEmail } from "@/lib/email/send";
-import { logEvent } from "@/lib/log";
 import { orderPageUrl } from "@/lib/orders/confirmation";
 import { CONDITION_LABELS } from "@/lib/schemas/catalog";
-import type { PlacedOrder } from "./types";
+import type { PlacedOrder, Tx } from "./types";
 
-// Step "announce", after commit: the confirmation e-mail to the buyer.
+// Step "announce", in the order's transaction: the confirmation e-mail to the buyer, sent once
+// the order commits (and never for one that rolls back).
 
 /** The order's page for its buyer. */
 function pageOf(placed: PlacedOrder): string {
@@ -41,14 +41,7 @@ export function confirmationText(placed: PlacedOrder): string {
   return out.join("\n");
 }
 
-/**
- * Sends the confirmation to the buyer (after the order committed). A failure to send is logged
- * and never undoes the order.
- */
-export async function sendOrderConfirmation(placed: PlacedOrder): Promise<void> {
-  try {
-    await sendEmail({ to: placed.email, subject: `Your order ${placed.order.number}`, text: confirmationText(placed), link: pageOf(placed) });
-  } catch (err) {
-    logEvent("error", "order confirmation e-mail failed", { order: placed.order.number, error: String(err) });
-  }
+/** Sends the confirmation to the buyer, in the order's transaction: it goes out after commit. */
+export async function sendOrderConfirmation(placed: PlacedOrder, tx: Tx): Promise<void> {
+  await sendEmail({ to: placed.email, subject: `Your order ${placed.order.number}`, text: confirmationText(placed), link: pageOf(placed) }, tx);
 }

@@ -14,7 +14,7 @@ import { openAgentGate } from "./limits";
 import { cartOwnerWhere, checkExplicitLines, sameLines, sourceLines } from "./lines";
 import { writeOrders } from "./orders";
 import { byFirstLine, describePlaced } from "./placed";
-import { lineRefusal, priceLines, type Quote, type QuoteStore } from "./price";
+import { lineRefusal, priceLines, type Quote } from "./price";
 import { lockOffers, soldOut, takeStock } from "./stock";
 import {
   assertOpen,
@@ -43,8 +43,8 @@ import type { AgentCaller, Buyer, CheckoutSource, ExplicitLine, PlacedOrder, Tx 
  *    charge whose transaction then fails is refunded by `endAttempt`);
  * 6. write the order with each store's part, or one order per store for a session that splits
  *    by store (orders.ts), and close the session;
- * 7. after commit, announce it (announce.ts: the confirmation e-mail; the order events owed to a
- *    commerce platform were queued in the transaction, lib/webhooks/outbox.ts).
+ * 7. announce it (announce.ts: the confirmation e-mail; lib/webhooks/outbox.ts: the order events
+ *    owed to a commerce platform), queued in the transaction and sent after commit.
  */
 
 /** What one attempt at completing brings, resolved before the transaction. */
@@ -57,18 +57,17 @@ interface Attempting {
   expectedLines?: ReadonlyArray<ExplicitLine>;
 }
 
-interface Completed {
-  /** One order, or one per store for a session that splits by store. */
-  rows: OrderRow[];
-  replayed: boolean;
-  stores: QuoteStore[] | null;
-}
+/**
+ * The orders placed now (one, or one per store for a session that splits by store), or the rows
+ * of the orders an earlier completion placed.
+ */
+type Completed = { placed: PlacedOrder[] } | { replayed: OrderRow[] };
 
 // Under a burst (a hundred buyers for one listing), checkouts queue for a connection.
 const TX_OPTIONS = { maxWait: 30_000, timeout: 20_000 };
 
-/** Steps 2 to 6 on a locked open session. `onAttempt` hears the charge's answer. */
-async function completeLocked(tx: Tx, session: SessionRow, attempt: Attempting, onAttempt: (a: Attempt) => void): Promise<{ rows: OrderRow[]; quote: Quote }> {
+/** Steps 2 to 7 on a locked open session. `onAttempt` hears the charge's answer. */
+async function completeLocked(tx: Tx, session: SessionRow, attempt: Attempting, onAttempt: (a: Attempt) => void): Promise<Completed> {
   const gate = attempt.agent ? await openAgentGate(tx, attempt.buyer.userId!) : null;
 
   const lines = await sessionLines(tx, session, true);
@@ -118,7 +117,13 @@ async function completeLocked(tx: Tx, session: SessionRow, attempt: Attempting, 
     UPDATE checkout_sessions SET status = 'completed', completed_at = ${completedAt}, updated_at = ${completedAt},
       shipping_address = ${JSON.stringify(attempt.address)}::jsonb
     WHERE id = ${session.id}::uuid`;
-  return { rows, quote };
+  const placed: PlacedOrder[] = [];
+  for (const row of rows) {
+    const one = await describePlaced(row, false, quote.stores);
+    await sendOrderConfirmation(one, tx);
+    placed.push(one);
+  }
+  return { placed };
 }
 
 /**
@@ -137,13 +142,11 @@ async function inCheckoutTransaction<T>(checkoutToken: () => string | null, body
   }
 }
 
-async function announced(result: Completed): Promise<PlacedOrder[]> {
+/** The orders as callers get them (after commit: a replay reads its stores' names). */
+async function described(result: Completed): Promise<PlacedOrder[]> {
+  if ("placed" in result) return result.placed;
   const placed: PlacedOrder[] = [];
-  for (const row of result.rows) {
-    const one = await describePlaced(row, result.replayed, result.stores);
-    if (!result.replayed) await sendOrderConfirmation(one);
-    placed.push(one);
-  }
+  for (const row of result.replayed) placed.push(await describePlaced(row, true));
   return placed;
 }
 
@@ -250,21 +253,20 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
       const existing = await tx.order.findUnique({ where: { checkoutToken: token }, include: ORDER_INCLUDE });
       if (existing) {
         if (existing.userId !== buyer.userId || (!buyer.userId && existing.email !== buyer.email)) throw tokenOfAnother();
-        return { rows: [existing], replayed: true, stores: null };
+        return { replayed: [existing] };
       }
       const session = await openOneShotSession(tx, input, buyer);
       if (session.status === "completed") {
         // A concurrent attempt of this token completed it while this one waited for its lock.
         const placed = await tx.order.findUnique({ where: { checkoutToken: token }, include: ORDER_INCLUDE });
         if (!placed || placed.userId !== buyer.userId || (!buyer.userId && placed.email !== buyer.email)) throw tokenOfAnother();
-        return { rows: [placed], replayed: true, stores: null };
+        return { replayed: [placed] };
       }
-      const done = await completeLocked(tx, session, { buyer, address, payer, agent: input.agent ?? null, expectedTotalCents: input.expectedTotalCents, expectedLines: input.expectedLines }, onAttempt);
-      return { rows: done.rows, replayed: false, stores: done.quote.stores };
+      return completeLocked(tx, session, { buyer, address, payer, agent: input.agent ?? null, expectedTotalCents: input.expectedTotalCents, expectedLines: input.expectedLines }, onAttempt);
     },
   );
   // A one-shot session never splits by store: one order.
-  return (await announced(result))[0]!;
+  return (await described(result))[0]!;
 }
 
 function tokenOfAnother(): AppError {
@@ -332,7 +334,7 @@ export async function completeCheckoutSession(id: unknown, viewer: SessionViewer
       token = session.token;
       if (session.status === "completed") {
         const rows = byFirstLine(await tx.order.findMany({ where: { checkoutSessionId: session.id }, include: ORDER_INCLUDE }));
-        return { rows, replayed: true, stores: null };
+        return { replayed: rows };
       }
       assertOpen(session);
       // A holder's agent session is held to the holder's agent settings: its agent must say who it is.
@@ -346,11 +348,10 @@ export async function completeCheckoutSession(id: unknown, viewer: SessionViewer
       // starve the pool under a burst.
       const address = await addressFor(session.shipping_address, buyer.userId, false, tx);
       const payer = session.payment === "card" || input.cardNumber !== undefined ? cardPayer(input.cardNumber) : await savedPayer(buyer.userId, tx);
-      const done = await completeLocked(tx, session, { buyer, address, payer, agent: input.agent ?? null, expectedTotalCents: input.expectedTotalCents }, onAttempt);
-      return { rows: done.rows, replayed: false, stores: done.quote.stores };
+      return completeLocked(tx, session, { buyer, address, payer, agent: input.agent ?? null, expectedTotalCents: input.expectedTotalCents }, onAttempt);
     },
   );
-  const placed = await announced(result);
+  const placed = await described(result);
   return { session: await getCheckoutSession(id, viewer), placed };
 }
 

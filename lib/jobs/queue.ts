@@ -24,6 +24,13 @@ export const QUEUES = {
    * expired by the queue's maintenance and run again.
    */
   webhookDelivery: { name: "webhook-delivery", retryLimit: 10, retryDelay: 5, retryBackoff: true, expireInSeconds: 30, retentionDays: 7 },
+  /**
+   * One e-mail to send (lib/email/deliver.ts): retried with exponential backoff and jitter, the
+   * k-th retry 5·2^(k-1) to 10·2^(k-1) seconds after the k-th failure, 8 retries (about 21 to 42
+   * minutes in all): the first retry within seconds (a sign-in link lasts 15 minutes), the last
+   * late enough to ride out an SMTP server's restart or greylisting.
+   */
+  email: { name: "email", retryLimit: 8, retryDelay: 5, retryBackoff: true, expireInSeconds: 120, retentionDays: 14 },
 } as const satisfies Record<string, PgBoss.Queue>;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES]["name"];

@@ -33,6 +33,11 @@ describe("configuration checked at boot", () => {
     expect(message).toMatch(/PUBLIC_BASE_URL/);
   }, 60_000);
 
+  it("EMAIL_DELIVERY=smtp without SMTP_URL refuses to start, naming it", async () => {
+    const message = await startFailure({ EMAIL_DELIVERY: "smtp", SMTP_URL: undefined });
+    expect(message).toMatch(/SMTP_URL is required with EMAIL_DELIVERY=smtp/);
+  }, 60_000);
+
   it("a STOCK_PROBE_BUDGET that is not a positive whole number refuses to start, naming it", async () => {
     const message = await startFailure({ STOCK_PROBE_BUDGET: "0" });
     expect(message).toMatch(/STOCK_PROBE_BUDGET/);

@@ -41,6 +41,7 @@ describe("schema.prisma matches the migrated database", () => {
     "paymentAttempt",
     "checkoutSession",
     "protocolCheckout",
+    "outboxEmail",
   ] as const;
 
   it.each(models)("%s: findFirst selects every column", async (model) => {

@@ -9,23 +9,26 @@ export const dynamic = "force-dynamic";
 const URL_IN_TEXT = /(https?:\/\/[^\s<>"]+)/g;
 
 /**
- * The e-mails the app "sent" (EMAIL_DELIVERY=outbox), newest first, links clickable: how a
- * developer opens a sign-in link. Outside development it would hand anyone every sign-in link,
+ * The e-mails the app sent (with EMAIL_DELIVERY=outbox, only here and in the log), newest first,
+ * links clickable: how a developer opens a sign-in link. Outside development it would hand anyone every sign-in link,
  * so production serves it only with DEV_OUTBOX=on (tests and demos), else 404.
  */
 export default async function OutboxPage() {
   if (!config().devOutbox) notFound();
   const emails = await listOutbox(50);
+  const smtp = config().emailDelivery === "smtp";
   return (
     <main className="page outbox" data-page="outbox">
       <h1>Outbox</h1>
-      <p className="muted">E-mails are not sent in this mode: the newest 50 are listed here, newest first.</p>
+      <p className="muted">
+        {smtp ? "E-mails are sent through SMTP" : "E-mails are not sent in this mode"}: the newest 50 are listed here, newest first.
+      </p>
       {emails.length === 0 ? <p data-outbox-empty="">No e-mail yet.</p> : null}
       {emails.map((email) => (
         <article key={email.id} data-email-to={email.to} aria-label={`${email.subject} to ${email.to}`}>
           <h2>{email.subject}</h2>
           <p className="muted">
-            To {email.to} · <time dateTime={email.createdAt.toISOString()}>{email.createdAt.toISOString()}</time>
+            To {email.to} · <span data-email-status={email.status}>{email.status}</span> · <time dateTime={email.createdAt.toISOString()}>{email.createdAt.toISOString()}</time>
           </p>
           <pre>
             {email.text.split(URL_IN_TEXT).map((part, i) =>
