@@ -82,6 +82,7 @@ export const ERROR_TABLE = {
   // Seller API
   listing_not_found: { status: 404, type: "not_found_error", description: "No listing of this store has that id." },
   shipping_template_not_found: { status: 404, type: "not_found_error", description: "No shipping template of this store has that id." },
+  api_key_not_found: { status: 404, type: "not_found_error", description: "No key of this store has that id." },
   webhook_endpoint_not_found: { status: 404, type: "not_found_error", description: "No webhook endpoint of this store has that id." },
   webhook_delivery_not_found: { status: 404, type: "not_found_error", description: "No webhook delivery of this store has that id." },
   webhook_endpoint_limit_reached: { status: 409, type: "conflict_error", description: "The store already has the most webhook endpoints it may (16); delete one first." },

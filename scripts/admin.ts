@@ -19,6 +19,7 @@ import { parseArgs } from "node:util";
 import { createOrResetUser } from "../lib/accounts/create-user";
 import { makeDemoBuyer } from "../lib/accounts/demo-buyer";
 import { checkName, checkPassword, normaliseEmail, ROLES, type Role } from "../lib/accounts/users";
+import { audited, auditSucceeded, type AuditActor } from "../lib/audit";
 import { checkExpiryDays, createApiKey, normaliseScopes, revokeApiKey } from "../lib/auth/api-keys";
 import { closeDb, createDb, type PrismaClient } from "../lib/db";
 import { embeddedDataDir, embeddedFolderHolder } from "../lib/db/embedded";
@@ -35,6 +36,9 @@ class BadInput extends Error {}
 class DatabaseUnavailable extends Error {}
 
 /** What a command does once its input is checked: its result line, and a note for stderr. */
+/** Changes to a store made here are the operator's, in its audit log (lib/audit/). */
+const OPERATOR: AuditActor = { type: "operator" };
+
 type Run = (client: PrismaClient) => Promise<{ result: string; note?: string }>;
 
 interface Command {
@@ -111,7 +115,12 @@ const COMMANDS: Record<string, Command> = {
       return async (client) => {
         const store = await findStoreBySlug(client, slug);
         if (!store) throw new BadInput(`--store: no store has the slug '${slug}'`);
-        const { key, summary } = await createApiKey(client, { storeId: store.id, name, scopes, expiresInDays });
+        const { key, summary } = await audited(
+          client,
+          { storeId: store.id, actor: OPERATOR, action: "api_keys.create", target: { type: "api_key", id: null } },
+          (tx) => createApiKey(tx, { storeId: store.id, name, scopes, expiresInDays }),
+          (created) => ({ type: "api_key", id: `mk_live_${created.summary.keyId}` }),
+        );
         return {
           result: key,
           note:
@@ -134,7 +143,11 @@ const COMMANDS: Record<string, Command> = {
         throw new BadInput(`KEY_ID is the 16 characters after mk_live_ in a key, not '${given}'`);
       }
       return async (client) => {
-        const revoked = await revokeApiKey(client, keyId);
+        const revoked = await client.$transaction(async (tx) => {
+          const summary = await revokeApiKey(tx, keyId);
+          if (summary) await auditSucceeded(tx, { storeId: summary.storeId, actor: OPERATOR, action: "api_keys.revoke", target: { type: "api_key", id: `mk_live_${keyId}` } });
+          return summary;
+        });
         if (!revoked) throw new BadInput(`KEY_ID: no API key has the key id '${keyId}'`);
         return { result: "revoked", note: `revoked ${revoked.display}` };
       };

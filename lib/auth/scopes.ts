@@ -5,7 +5,7 @@
  * `returns:write` implies `returns:read`. Seller scopes imply nothing: `listings:write` does not
  * grant `listings:read`.
  */
-export const SELLER_SCOPES = ["listings:read", "listings:write", "shipping:write", "orders:read", "orders:write", "webhooks:read", "webhooks:write"] as const;
+export const SELLER_SCOPES = ["listings:read", "listings:write", "shipping:write", "orders:read", "orders:write", "webhooks:read", "webhooks:write", "audit:read"] as const;
 export const BUYER_SCOPES = ["profile:read", "cart:read", "cart:write", "orders:read", "returns:read", "returns:write", "checkout"] as const;
 
 export type SellerScope = (typeof SELLER_SCOPES)[number];

@@ -3,10 +3,11 @@ import type { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { db, type Prisma, type PrismaClient } from "@/lib/db";
 import type { RateLimitPolicy } from "@/lib/ratelimit";
-import { publicAccess } from "./access";
+import { API_KEY_SCHEME, publicAccess } from "./access";
 import type { CachePolicy } from "./cache-policies";
 import type { Endpoint } from "./describe";
 import { pipeline, type Policy, type RequestCtx } from "./pipeline";
+import { auditChanges, auditRefusals } from "./policies/audit";
 import { cacheFor } from "./policies/cache";
 import { claimedIdempotency, idempotency } from "./policies/idempotency";
 import { observe } from "./policies/observe";
@@ -36,14 +37,18 @@ export interface HandlerContext<Q, B> {
 
 /**
  * A route from its endpoint description, in the order of style.md: request id and log ->
- * access (CORS and IP limit where public; caller, caller's limit and scope otherwise) -> parse
- * -> read-your-writes (an authenticated write) -> transaction -> idempotency -> cache -> handler -> envelope. Handlers only call the domain.
+ * (a store key's write: its refusals in the audit log) -> access (CORS and IP limit where public;
+ * caller, caller's limit and scope otherwise) -> parse -> read-your-writes (an authenticated
+ * write) -> transaction -> idempotency -> (its change in the audit log) -> cache -> handler ->
+ * envelope. Handlers only call the domain.
  */
 export function route<P extends z.ZodType | undefined, Q extends z.ZodType | undefined, B extends z.ZodType | undefined>(
   endpoint: Endpoint<P, Q, B>,
   handler: (ctx: HandlerContext<Parsed<Q>, Parsed<B>>) => Promise<HandlerResult>,
 ) {
-  const policies: Policy[] = [observe, ...endpoint.access.policies, parseRequest({ query: endpoint.query, body: endpoint.body })];
+  // A store key's writes go in the store's audit log, refused ones too.
+  const audit = endpoint.method !== "GET" && endpoint.access.security.some((s) => API_KEY_SCHEME in s);
+  const policies: Policy[] = [observe, ...(audit ? [auditRefusals] : []), ...endpoint.access.policies, parseRequest({ query: endpoint.query, body: endpoint.body })];
   // The public API writes no catalog data (its one POST mints a cart link): only an authenticated
   // caller's write waits to hear its changes.
   if (endpoint.method !== "GET" && endpoint.access.security.length > 0) policies.push(readYourWrites);
@@ -52,6 +57,7 @@ export function route<P extends z.ZodType | undefined, Q extends z.ZodType | und
     if (endpoint.transactional || endpoint.idempotent) policies.push(inTransaction);
     if (endpoint.idempotent) policies.push(idempotency);
   }
+  if (audit) policies.push(auditChanges);
   if (endpoint.cache) policies.push(cacheFor(endpoint.cache));
   return pipeline(endpoint.name, policies, callHandler(handler));
 }

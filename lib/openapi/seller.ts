@@ -60,6 +60,7 @@ function buildSellerDocument() {
       },
       { name: "Returns", description: "Returns buyers asked for of your lines, and your moves on them: approve, mark received, refund, reject." },
       { name: "Webhooks", description: WEBHOOKS_TAG },
+      { name: "Audit log", description: "Who changed what of your store's data, and what was refused, by key, owner or operator." },
       { name: "Meta", description: "This description of the API." },
     ].filter((tag) => tag.name === "Meta" || SELLER_ENDPOINTS.some((e) => e.tags.includes(tag.name))),
     errorEnvelope: errorEnvelope(sellerErrorCodes()),

@@ -79,6 +79,12 @@ export async function listDeskReturns(client: Db, storeIds: string[], query: Lis
 }
 
 /** One return of `storeIds`; another store's, or a forged id, is `return_not_found`. */
+/** The store (of `storeIds`) that handles return `id`, or null. */
+export async function storeOfReturn(client: Db, storeIds: string[], id: string): Promise<string | null> {
+  const row = isUuid(id) ? await client.return.findFirst({ where: { id: id.toLowerCase(), storeId: { in: storeIds } }, select: { storeId: true } }) : null;
+  return row?.storeId ?? null;
+}
+
 export async function getDeskReturn(client: Db, storeIds: string[], id: string): Promise<DeskReturn> {
   const row = isUuid(id) ? await client.return.findFirst({ where: { id: id.toLowerCase(), storeId: { in: storeIds } }, include: DESK_INCLUDE }) : null;
   if (!row) throw returnNotFound();

@@ -701,7 +701,8 @@ and shipping templates for one store.
    - \`orders:write\`: mark the store's orders shipped and delivered, handle returns,
    - \`webhooks:read\`: read the store's webhook endpoints and their delivery log,
    - \`webhooks:write\`: register, change and delete webhook endpoints, rotate their secrets,
-     replay deliveries.
+     replay deliveries,
+   - \`audit:read\`: read the store's audit log.
 3. Press **Create API key**, then copy the key (the **Copy** button, or select it). It looks like
    \`mk_live_<key id>.<secret>\` and is **shown only once**, on that page; we keep only a hash of
    the secret. Afterwards the keys list shows it as \`mk_live_<key id>.…\` and its last four

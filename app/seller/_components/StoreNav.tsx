@@ -19,6 +19,7 @@ export function StoreNav({ store, stores }: { store: OwnedStore; stores: OwnedSt
           <Link href={`/seller/${store.slug}/shipping`}>Shipping templates</Link>
           <Link href={`/seller/${store.slug}/keys`}>API keys</Link>
           <Link href={`/seller/orders?store=${store.slug}`}>Orders</Link>
+          <Link href={`/seller/${store.slug}/audit`}>Audit log</Link>
         </nav>
         {others.length > 0 ? (
           <nav aria-label="Switch store" className="store-switch">

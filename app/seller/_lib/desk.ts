@@ -5,7 +5,7 @@ import { AppError } from "@/lib/errors";
 import { formRoute } from "@/lib/http/form";
 import type { OwnedStore } from "@/lib/seller/dashboard/stores";
 import { ownedStores, sellerUser } from "./access";
-import { notFoundResponse, refused, seeOther, withParams } from "./post";
+import { notFoundResponse, ownerChange, refused, seeOther, withParams } from "./post";
 import { pathSegment } from "@/app/_lib/form-post";
 
 /**
@@ -39,13 +39,13 @@ export function deskReturnPath(value: string | undefined, fallback: string): str
  * the page on that store's form, changing nothing.
  */
 export function partMoveRoute(name: string, move: (tx: Prisma.TransactionClient, storeId: string, order: string, form: Record<string, string>) => Promise<unknown>, notice: string) {
-  return formRoute({ name, session: "required" }, async ({ request, form, user }) => {
+  return formRoute({ name, session: "required" }, async ({ request, form, user, requestId }) => {
     const number = pathSegment(request, 3);
     const store = (await postersStores(user!.id)).find((s) => s.slug === form.store);
     if (!store) return notFoundResponse();
     const page = `/seller/orders/${encodeURIComponent(number)}`;
     try {
-      await db().$transaction((tx) => move(tx, store.id, number, form));
+      await ownerChange({ store, user: user!, requestId }, name.replace(/^seller\./, ""), { type: "order", id: number }, (tx) => move(tx, store.id, number, form));
       return seeOther(withParams(page, { notice }));
     } catch (err) {
       if (err instanceof AppError && err.code === "order_not_found") return notFoundResponse();

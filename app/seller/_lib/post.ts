@@ -1,4 +1,6 @@
-import { db } from "@/lib/db";
+import { audited, type AuditEntry } from "@/lib/audit";
+import type { SessionUser } from "@/lib/auth/session";
+import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { ownedStore, type OwnedStore } from "@/lib/seller/dashboard/stores";
 
@@ -48,4 +50,28 @@ export function returnPath(store: OwnedStore, value: string | undefined, fallbac
 export function about(err: unknown, subject: string, message?: string): unknown {
   if (!(err instanceof AppError)) return err;
   return new AppError(err.code, `${subject}: ${message ?? err.message}`, err.param);
+}
+
+/** Who posts a dashboard form: the signed-in owner, for one of their stores, in one request. */
+export interface Poster {
+  store: { id: string };
+  user: SessionUser;
+  requestId: string;
+}
+
+/**
+ * An owner's change from the dashboard: `change` runs in a transaction that also writes it to the
+ * store's audit log (lib/audit/), as `action` on `target` (or on what `created` names); a refusal
+ * is recorded once the transaction has rolled back. Input checks belong inside `change`, so that
+ * a refused form is recorded too.
+ */
+export function ownerChange<T>(
+  poster: Poster,
+  action: string,
+  target: AuditEntry["target"],
+  change: (tx: Prisma.TransactionClient) => Promise<T>,
+  created?: (result: T) => AuditEntry["target"],
+): Promise<T> {
+  const entry: AuditEntry = { storeId: poster.store.id, actor: { type: "user", userId: poster.user.id, email: poster.user.email }, action, target, requestId: poster.requestId };
+  return audited(db(), entry, change, created);
 }

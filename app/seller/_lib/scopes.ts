@@ -9,4 +9,5 @@ export const SCOPE_DESCRIPTIONS: Record<SellerScope, string> = {
   "orders:write": "mark the store's orders shipped and delivered, handle returns",
   "webhooks:read": "read the store's webhook endpoints and their delivery log",
   "webhooks:write": "register, change and delete webhook endpoints, rotate their secrets, replay deliveries",
+  "audit:read": "read the store's audit log",
 };

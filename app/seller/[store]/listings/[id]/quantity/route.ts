@@ -6,24 +6,25 @@ import { InventoryBatch } from "@/lib/schemas/seller/listings";
 import { integerOf } from "@/lib/seller/dashboard/forms";
 import { listingForEdit } from "@/lib/seller/dashboard/listing";
 import { applyInventoryBatch } from "@/lib/seller/inventory";
-import { about, notFoundResponse, refused, returnPath, seeOther, sellerPath, storeOfPost, withParams } from "../../../../_lib/post";
+import { about, notFoundResponse, ownerChange, refused, returnPath, seeOther, sellerPath, storeOfPost, withParams } from "../../../../_lib/post";
 
 /**
  * Sets the quantity as an inventory batch of one `set_quantity`, compare-and-set against the
  * quantity the form showed: stock sold through the API while the page was open is never
  * overwritten by a stale form (the person sees the refusal and the current quantity).
  */
-export const POST = formRoute({ name: "seller.listings.quantity", session: "required" }, async ({ request, form, user }) => {
+export const POST = formRoute({ name: "seller.listings.quantity", session: "required" }, async ({ request, form, user, requestId }) => {
   const store = await storeOfPost(request, user);
   const id = sellerPath(request)[2] ?? "";
   const listing = store ? await listingForEdit(db(), store.id, id) : null;
   if (!store || !listing) return notFoundResponse();
   const back = returnPath(store, form.return_to, `/seller/${store.slug}/listings/${listing.id}`);
   try {
-    const adjustment: Record<string, unknown> = { listing_id: listing.id, set_quantity: integerOf(form.quantity ?? "", "quantity") };
-    if (form.expected_quantity) adjustment.expected_quantity = integerOf(form.expected_quantity, "expected_quantity");
-    const body = validateJson(InventoryBatch, { adjustments: [adjustment] });
-    await db().$transaction((tx) => applyInventoryBatch(tx, store.id, body.adjustments));
+    await ownerChange({ store, user: user!, requestId }, "inventory.batch", null, (tx) => {
+      const adjustment: Record<string, unknown> = { listing_id: listing.id, set_quantity: integerOf(form.quantity ?? "", "quantity") };
+      if (form.expected_quantity) adjustment.expected_quantity = integerOf(form.expected_quantity, "expected_quantity");
+      return applyInventoryBatch(tx, store.id, validateJson(InventoryBatch, { adjustments: [adjustment] }).adjustments);
+    });
     return seeOther(withParams(back, { notice: "quantity" }));
   } catch (err) {
     const stale = err instanceof AppError && err.code === "stale_quantity";

@@ -4,10 +4,10 @@ import { formRoute } from "@/lib/http/form";
 import { SetListingStatus } from "@/lib/schemas/seller/listings";
 import { listingForEdit } from "@/lib/seller/dashboard/listing";
 import { publishListing, setListingStatus } from "@/lib/seller/listings";
-import { about, notFoundResponse, refused, returnPath, seeOther, sellerPath, storeOfPost, withParams } from "../../../../_lib/post";
+import { about, notFoundResponse, ownerChange, refused, returnPath, seeOther, sellerPath, storeOfPost, withParams } from "../../../../_lib/post";
 
 // Publish (POST /listings/{id}/publish) or set the status (POST /listings/{id}/status).
-export const POST = formRoute({ name: "seller.listings.status", session: "required" }, async ({ request, form, user }) => {
+export const POST = formRoute({ name: "seller.listings.status", session: "required" }, async ({ request, form, user, requestId }) => {
   const store = await storeOfPost(request, user);
   const id = sellerPath(request)[2] ?? "";
   const listing = store ? await listingForEdit(db(), store.id, id) : null;
@@ -15,12 +15,10 @@ export const POST = formRoute({ name: "seller.listings.status", session: "requir
   const back = returnPath(store, form.return_to, `/seller/${store.slug}/listings/${listing.id}`);
   try {
     const move = form.move ?? "";
-    if (move === "publish") {
-      await db().$transaction((tx) => publishListing(tx, store.id, listing.id));
-    } else {
-      const body = validateJson(SetListingStatus, { status: move });
-      await db().$transaction((tx) => setListingStatus(tx, store.id, listing.id, body));
-    }
+    const poster = { store, user: user!, requestId };
+    const target = { type: "listing", id: listing.id };
+    if (move === "publish") await ownerChange(poster, "listings.publish", target, (tx) => publishListing(tx, store.id, listing.id));
+    else await ownerChange(poster, "listings.status", target, (tx) => setListingStatus(tx, store.id, listing.id, validateJson(SetListingStatus, { status: move })));
     return seeOther(withParams(back, { notice: move === "publish" ? "published" : move }));
   } catch (err) {
     return refused(back, "row", about(err, listing.sku), {}, (param) => (param === "status" ? "move" : param));
