@@ -53,17 +53,21 @@ export default async function WebhooksPage({ params, searchParams }: Props) {
               {endpoints.map((e) => (
                 <tr key={e.id} data-endpoint={e.id} data-status={e.status}>
                   <td data-label="Endpoint URL">
-                    <Link href={`/seller/${store.slug}/webhooks/${e.id}`}>
-                      <code>{e.url}</code>
-                    </Link>
-                    {e.description ? <span className="muted"> {e.description}</span> : null}
+                    <span>
+                      <Link href={`/seller/${store.slug}/webhooks/${e.id}`}>
+                        <code>{e.url}</code>
+                      </Link>
+                      {e.description ? <span className="muted"> {e.description}</span> : null}
+                    </span>
                   </td>
                   <td data-label="Events">
-                    {e.events.map((t) => (
-                      <code key={t} className="scope">
-                        {t}
-                      </code>
-                    ))}
+                    <span>
+                      {e.events.map((t) => (
+                        <code key={t} className="scope">
+                          {t}
+                        </code>
+                      ))}
+                    </span>
                   </td>
                   <td data-label="Status">
                     <EndpointStatus status={e.status} reason={e.disabled_reason} />

@@ -130,7 +130,8 @@ export default async function WebhookEndpointPage({ params, searchParams }: Prop
         <form method="post" action={`${page}/delete`} className="stacked-form" aria-labelledby="delete-heading">
           {remove.alert()}
           <label className="check">
-            <input type="checkbox" {...remove.field("confirm")} required /> Yes, delete this endpoint and its delivery log. Nothing more is sent to it.
+            <input type="checkbox" {...remove.field("confirm")} required />{" "}
+            <span className="check-text">Yes, delete this endpoint and its delivery log. Nothing more is sent to it.</span>
           </label>
           <button type="submit" className="danger">
             Delete endpoint
@@ -164,21 +165,25 @@ export default async function WebhookEndpointPage({ params, searchParams }: Prop
                     <When at={d.created_at} />
                   </td>
                   <td data-label="Event">
-                    <code>{d.event_type}</code> <code className="muted">{d.event_id}</code>
-                    {d.replay_of ? <span className="muted"> (replay)</span> : null}
+                    <span>
+                      <code>{d.event_type}</code> <code className="muted">{d.event_id}</code>
+                      {d.replay_of ? <span className="muted"> (replay)</span> : null}
+                    </span>
                   </td>
                   <td data-label="Status">{DELIVERY_STATUS_LABELS[d.status]}</td>
                   <td data-label="Attempts">{d.attempts}</td>
                   <td data-label="Last attempt">
-                    {d.last_attempt_at ? (
-                      <>
-                        <When at={d.last_attempt_at} />
-                        {d.last_status !== null ? ` · HTTP ${d.last_status}` : ""}
-                      </>
-                    ) : (
-                      <span className="muted">none</span>
-                    )}
-                    {d.last_error ? <span className="muted"> · {d.last_error}</span> : null}
+                    <span>
+                      {d.last_attempt_at ? (
+                        <>
+                          <When at={d.last_attempt_at} />
+                          {d.last_status !== null ? ` · HTTP ${d.last_status}` : ""}
+                        </>
+                      ) : (
+                        <span className="muted">none</span>
+                      )}
+                      {d.last_error ? <span className="muted"> · {d.last_error}</span> : null}
+                    </span>
                   </td>
                   <td data-label="Next attempt">{d.next_attempt_at ? <When at={d.next_attempt_at} /> : <span className="muted">none</span>}</td>
                   <td data-label="Replay">
