@@ -588,15 +588,15 @@ can return them like any other order.
   {
     slug: "selling-on-the-marketplace",
     title: "Selling on the marketplace",
-    summary: "The seller dashboard: your stores, listings, prices, conditions, stock, shipping templates, API keys and the order desk.",
+    summary: "The seller dashboard: your stores, listings, prices, conditions, stock, shipping templates, API keys, webhooks and the order desk.",
     body: `# Selling on the marketplace
 
 ## Your stores and the seller dashboard
 
 Stores are opened by the marketplace team; ask them to make your account an owner of yours.
 Then sign in and open the **seller dashboard** at [/seller](/seller): it lists the stores you
-own. Each store has the sections **Listings**, **Shipping templates**, **API keys** and
-**Orders** (see "The order desk" below); if you own several stores, **Switch to** at the top
+own. Each store has the sections **Listings**, **Shipping templates**, **API keys**, **Webhooks**
+and **Orders** (see "The order desk" below); if you own several stores, **Switch to** at the top
 takes you to the others. The dashboard works without JavaScript and on a phone.
 
 ## Listings
@@ -677,7 +677,8 @@ of delivery. Each return has the buttons its status allows:
 
 Listings, stock and shipping templates are also available through the seller API at \`/api/v1\`,
 described at [\`/api/v1/openapi.json\`](/api/v1/openapi.json). See
-[Seller API keys](/help/seller-api-keys).
+[Seller API keys](/help/seller-api-keys). To have your store's events sent to your own software
+as they happen, see [Seller webhooks](/help/seller-webhooks).
 `,
   },
   {
@@ -733,6 +734,90 @@ stops working immediately (the API answers 401 \`api_key_revoked\`), and you can
 replacement. A key for a short job can be made to expire: choose **Expires** (in 30 days, 90 days
 or a year) when you create it. From then on it answers 401 \`api_key_expired\`; the keys list
 shows when each key expires.
+`,
+  },
+  {
+    slug: "seller-webhooks",
+    title: "Seller webhooks",
+    summary: "Have your store's events (orders, shipments, returns, sold-out listings) sent to your own software as they happen, signed, retried, with a delivery log and replays.",
+    body: `# Seller webhooks
+
+A webhook sends your store's events to your own software (an ERP, an inventory system, a script)
+as they happen, instead of it asking over and over.
+
+## Add an endpoint
+
+1. Open the seller dashboard at [/seller](/seller), choose your store, then **Webhooks** (store
+   owners only).
+2. Under **Add an endpoint**, enter the **Endpoint URL**: an \`https\` address of yours whose host
+   resolves to public addresses only (no private, loopback or link-local address, no user name or
+   password in it). It is checked when you save it and again at every delivery.
+3. Tick the **events** to send (at least one), and optionally write a **description** for
+   yourself.
+4. Press **Add endpoint**. The next page shows the endpoint's **signing secret**
+   (\`whsec_\` and 32 characters) **only this once**: copy it into your receiver's settings.
+
+A store has at most 16 endpoints. Each endpoint's page lets you change its URL, events and
+description, **Disable** and **Enable** it, **Rotate secret**, and **Delete** it (with its delivery
+log). The same can be done through the seller API with a key that has the \`webhooks:read\` and
+\`webhooks:write\` scopes (see [Seller API keys](/help/seller-api-keys)).
+
+## The events
+
+| Event | Sent when | Carries |
+|---|---|---|
+| \`order.created\` | an order with items of your store was placed | your part of the order |
+| \`order_part.shipped\` | your part of an order was marked shipped (dashboard, API or the marketplace team) | your part of the order |
+| \`order_part.delivered\` | your part of an order was marked delivered | your part of the order |
+| \`return.requested\` | a buyer asked to return items of yours | the return |
+| \`return.refunded\` | a return of yours was refunded | the return |
+| \`listing.sold_out\` | a sale took the last unit of a listing that does not allow backorders | the listing |
+
+Each event is a POST with a JSON body \`{ "type": ..., "timestamp": ..., "data": ... }\`, where
+\`data\` is the object as the seller API shows it, as it was when the change was saved. An event is
+saved together with the change it reports, so you never hear of a change that did not happen.
+It is delivered **at least once**: the same event can arrive twice, so skip one whose
+\`webhook-id\` you have already handled.
+
+## Verify the signature
+
+Deliveries are signed as the **Standard Webhooks** specification says, with three headers:
+
+- \`webhook-id\`: the event's id, the same on every attempt and replay,
+- \`webhook-timestamp\`: when this attempt was sent, in Unix seconds,
+- \`webhook-signature\`: \`v1,\` followed by the base64 HMAC-SHA256 of
+  \`<webhook-id>.<webhook-timestamp>.<body>\`, keyed with the base64-decoded part of your secret
+  after \`whsec_\`.
+
+Any Standard Webhooks (or Svix) library checks all of this for you; give it the raw body exactly
+as received, and refuse a delivery that does not verify.
+
+## Rotate the secret
+
+**Rotate secret** on the endpoint's page makes a new secret, shown once. For the next 24 hours
+(the page says until when) every delivery is signed with both the new and the previous secret,
+two signatures separated by a space, so you can switch your receiver to the new one without
+missing an event. After that only the new secret signs.
+
+## Retries and disabling
+
+Answer with a 2xx status within 10 seconds to acknowledge an event. Anything else (another
+status, a timeout, a refused connection) is retried up to 16 times: 30 seconds after the first
+attempt, then 1, 2, 4, 8, 16 and 32 minutes, 1 h 04, 2 h 08, 4 h 16, 8 h 32, then every 12
+hours, each wait stretched by up to 20 %, so the last attempt comes 77 to 92 hours after the
+first. Then the delivery is failed.
+
+If your receiver answers **410 Gone**, the endpoint is disabled at once and its page says why.
+A disabled endpoint is sent nothing (deliveries still waiting are skipped) until you press
+**Enable**; you can also disable it yourself.
+
+## The delivery log and replays
+
+An endpoint's page lists its deliveries, newest first: the event type and id, the status
+(pending, delivered, failed or skipped), how many attempts were made, the last answer or error,
+and when the next attempt is due. **Replay** sends a delivery's event again as a new delivery,
+with the same \`webhook-id\` and body: after your receiver was down, replay its failed
+deliveries. An endpoint must be enabled to replay to it.
 `,
   },
 ];

@@ -12,7 +12,8 @@
  * guest checkout; signed in as the seed's shopper (docs/fixtures.md) the account, an address, checkout, an
  * order placed with the saved card, account/orders and that order, account/agents; a new account
  * made owner of that order's store (as tests/e2e/orders.spec.ts does): the seller dashboard
- * (stores, listings, a listing, a new listing, shipping, a template, a new template, keys, orders and that order, returns); the admin page as
+ * (stores, listings, a listing, a new listing, shipping, a template, a new template, keys, webhooks and an endpoint with its
+ * delivery log, orders and that order, returns); the admin page as
  * the seed's admin; the OAuth consent page reached as tests/e2e/oauth-consent.spec.ts does.
  *
  * No rule is disabled; a few that axe ships switched off are switched on (EXTRA_RULES).
@@ -217,6 +218,23 @@ test.describe("accessibility", () => {
       await visit(seller, testInfo, template!, "seller-shipping-template");
       await visit(seller, testInfo, `${base}/shipping/new`, "seller-shipping-new");
       await visit(seller, testInfo, `${base}/keys`, "seller-keys");
+      await visit(seller, testInfo, `${base}/webhooks`, "seller-webhooks");
+      // An endpoint with a failed delivery, written as the API and the outbox write them (the page never opens the secret).
+      const endpoint = await pool.query<{ id: string; store_id: string }>(
+        `INSERT INTO webhook_endpoints (store_id, url, description, events, secret)
+         SELECT id, 'https://erp.example.com/hooks/marketplace', 'ERP', ARRAY['order.created', 'order_part.shipped'], 'v1.unused' FROM stores WHERE slug = $1
+         RETURNING id::text, store_id::text`,
+        [offer.store_slug],
+      );
+      const hook = endpoint.rows[0]!;
+      const eventId = randomUUID();
+      await pool.query(`INSERT INTO webhook_events (id, store_id, type, body) VALUES ($1, $2, 'order.created', '{}')`, [eventId, hook.store_id]);
+      await pool.query(
+        `INSERT INTO webhook_deliveries (id, channel, destination, event_type, event_id, endpoint_id, body, status, attempts, last_attempt_at, last_status, last_error, next_attempt_at)
+         VALUES ($1, 'seller', $2::text, 'order.created', $3, $2::uuid, '{}', 'pending', 1, now(), 500, 'the receiver answered 500', now() + interval '30 seconds')`,
+        [randomUUID(), hook.id, eventId],
+      );
+      await visit(seller, testInfo, `${base}/webhooks/${hook.id}`, "seller-webhook");
       await visit(seller, testInfo, "/seller/orders", "seller-orders");
       await visit(seller, testInfo, `/seller/orders/${number}`, "seller-order");
       await visit(seller, testInfo, "/seller/returns", "seller-returns");

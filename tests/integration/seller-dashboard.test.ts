@@ -3,16 +3,23 @@
  * 2) over plain HTTP, as a browser without JavaScript drives it: pages by GET, HTML form posts
  * answered 303. Who may see what (a store the visitor does not own, or one of its listings,
  * templates or keys, is a 404 to pages and posts alike), cross-site posts refused, the full API
- * key shown exactly once, refused forms shown with nothing written, and hostile input.
+ * key shown exactly once, refused forms shown with nothing written, and hostile input. Webhooks:
+ * endpoints added (the signing secret shown once), changed, disabled, rotated and deleted, and
+ * their delivery log replayed, to a receiver on loopback https (tests/helpers/platform.ts).
  *
  * The dashboard writes, so it runs on an app and database of its own. People sign in by posting
  * the sign-in form, as anyone does, and carry the session cookie it sets.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createDb } from "@/lib/db";
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from "@/lib/schemas/seller/webhooks";
+import { emitStoreEvents } from "@/lib/seller/webhooks/events";
 import { hashPassword } from "../../lib/accounts/password";
-import { alertText } from "../helpers/forms";
+import { alertText, fillForm, linkHref } from "../helpers/forms";
 import { parseHtml } from "../helpers/html";
+import { createTestOrder } from "../helpers/orders";
+import { startPlatform, type FakePlatform } from "../helpers/platform";
 import { sellerRequest, startIsolatedApp, storeIdOf, type IsolatedApp } from "../helpers/seller";
 
 const PASSWORD = `pw-${randomBytes(8).toString("hex")}`;
@@ -21,6 +28,7 @@ const SECOND_STORE = "fixture-store-b";
 const OTHER_STORE = "harbor-electronics";
 
 let app: IsolatedApp;
+let receiver: FakePlatform;
 let owner: Visitor;
 let otherOwner: Visitor;
 let shopper: Visitor;
@@ -137,7 +145,8 @@ function listingRows(html: string): { id: string; sku: string; status: string }[
 }
 
 beforeAll(async () => {
-  app = await startIsolatedApp("seller-dashboard");
+  receiver = await startPlatform();
+  app = await startIsolatedApp("seller-dashboard", { WEBHOOKS_ALLOW_LOOPBACK: "on", NODE_EXTRA_CA_CERTS: receiver.caPath });
   const tag = randomBytes(4).toString("hex");
   owner = new Visitor(await signIn(await createUser(`owner-${tag}@example.test`, "store_owner", [STORE, SECOND_STORE])));
   otherOwner = new Visitor(await signIn(await createUser(`other-${tag}@example.test`, "store_owner", [OTHER_STORE])));
@@ -146,6 +155,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.stop();
+  await receiver?.close();
 });
 
 describe("who may see the dashboard", () => {
@@ -561,5 +571,224 @@ describe("refused forms write nothing; hostile input is a message, never a 500",
     expect(new Set([...first, ...second].map((r) => r.sku)).size).toBe(30);
     expect(beyond).toEqual(second);
     for (const page of ["0", "-1", "abc", "1e9"]) expect((await owner.get(`/seller/${SECOND_STORE}/listings?page=${page}`)).status).toBe(200);
+  });
+});
+
+describe("webhooks: endpoints, their signing secret shown once, the delivery log and replays", { timeout: 120_000 }, () => {
+  let endpointId = "";
+  let hookPath = "";
+  const page = () => `/seller/${STORE}/webhooks/${endpointId}`;
+  const endpointRow = async (id = endpointId) =>
+    (await app.pool.query(`SELECT url, description, events, status, disabled_reason, secret, previous_secret_expires_at FROM webhook_endpoints WHERE id = $1`, [id])).rows[0];
+  const deliveryRows = (html: string) => {
+    const $ = parseHtml(html);
+    return $("tr[data-delivery]")
+      .map((_, el) => ({ id: $(el).attr("data-delivery")!, eventId: $(el).attr("data-event-id")!, status: $(el).attr("data-status")!, replayOf: $(el).attr("data-replay-of")! }))
+      .get();
+  };
+
+  it("the store's nav links Webhooks; the page offers every event type with its description", async () => {
+    const keys = await owner.get(`/seller/${STORE}/keys`);
+    expect(linkHref(keys.text, "Webhooks", "nav[aria-label='Store sections']")).toBe(`/seller/${STORE}/webhooks`);
+    const res = await owner.get(`/seller/${STORE}/webhooks`);
+    expect(res.status).toBe(200);
+    const $ = parseHtml(res.text);
+    expect($("[data-empty]").text()).toBe("No endpoints yet.");
+    for (const type of WEBHOOK_EVENT_TYPES) {
+      const label = $(`input[type=checkbox][name="event.${type}"]`).closest("label");
+      expect(label.text(), type).toContain(WEBHOOK_EVENTS[type].when);
+    }
+  });
+
+  it("adds an endpoint: its signing secret shown once on the answer itself, never on a page after", async () => {
+    hookPath = `/hooks/dashboard-${randomBytes(3).toString("hex")}`;
+    const form = fillForm((await owner.get(`/seller/${STORE}/webhooks`)).text, "Add an endpoint", { "Endpoint URL": `${receiver.base}${hookPath}`, Description: "ERP" }, "Add endpoint");
+    const created = await owner.post(form.action, { ...form.fields, "event.order.created": "on", "event.return.requested": "on" });
+    expect(created.status, created.text.slice(0, 300)).toBe(200);
+    expect(created.headers.get("cache-control")).toBe("no-store");
+    expect(created.location).toBeNull();
+    const secret = parseHtml(created.text)("[data-new-secret]").text().trim();
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
+    expect(created.text).toContain("shown only this once");
+
+    const { rows } = await app.pool.query(`SELECT id, description, events, status FROM webhook_endpoints WHERE url = $1`, [`${receiver.base}${hookPath}`]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0]).toMatchObject({ description: "ERP", events: ["order.created", "return.requested"], status: "enabled" });
+    endpointId = rows[0].id;
+    expect(parseHtml(created.text)(`a[href="${page()}"]`).length).toBe(1);
+
+    const list = await owner.get(`/seller/${STORE}/webhooks`);
+    const row = parseHtml(list.text)(`tr[data-endpoint="${endpointId}"]`);
+    expect(row.find('td[data-label="Endpoint URL"]').text()).toContain(`${receiver.base}${hookPath}`);
+    expect(row.find('td[data-label="Events"] code').map((_, el) => parseHtml(list.text)(el).text()).get()).toEqual(["order.created", "return.requested"]);
+    expect(row.find('td[data-label="Status"]').text()).toBe("Enabled");
+    expect(row.find('td[data-label="Created"] time').attr("datetime")).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    for (const path of [`/seller/${STORE}/webhooks`, page()]) {
+      const again = await owner.get(path);
+      expect(again.status).toBe(200);
+      expect(again.text, path).not.toContain(secret);
+      expect(again.text, path).not.toContain("data-new-secret");
+    }
+  });
+
+  it("refuses a bad URL, no event or the 17th endpoint with the message on the form, writing nothing", async () => {
+    const before = await count(`SELECT count(*) FROM webhook_endpoints`);
+    const good = { url: `${receiver.base}/hooks/refused`, "event.order.created": "on", description: "" };
+    const cases: [Record<string, string>, string, RegExp][] = [
+      [{ ...good, url: "http://example.com/hook" }, "url", /Endpoint URL.*only https/],
+      [{ ...good, url: "https://10.1.2.3/hook" }, "url", /Endpoint URL.*non-public address/],
+      [{ ...good, url: "https://user:pw@127.0.0.1/hook" }, "url", /credentials/],
+      [{ ...good, url: "not a url" }, "url", /Endpoint URL.*not a URL/],
+      [{ url: good.url, description: "" }, "events", /at least one event type/],
+      [{ ...good, description: "d".repeat(201) }, "description", /Description/],
+    ];
+    for (const [fields, field, message] of cases) {
+      const { page: back } = await owner.submit(`/seller/${STORE}/webhooks/create`, fields);
+      const error = formError(back.text);
+      expect(error?.message, `${field}: ${error?.message}`).toMatch(message);
+      expect(parseHtml(back.text)(".form-error").attr("data-field")).toBe(field);
+      if (field === "url") {
+        expect(error?.invalid).toEqual(["url"]);
+        expect(inputValue(back.text, "url")).toBe(fields.url);
+      }
+    }
+    expect(await count(`SELECT count(*) FROM webhook_endpoints`)).toBe(before);
+
+    // The second store fills its 16 places; the 17th is refused.
+    const second = await storeIdOf(app.pool, SECOND_STORE);
+    await app.pool.query(
+      `INSERT INTO webhook_endpoints (store_id, url, events, secret) SELECT $1, 'https://127.0.0.1/hooks/full-' || n, ARRAY['order.created'], 'v1.sealed' FROM generate_series(1, 16) n`,
+      [second],
+    );
+    const { page: full } = await owner.submit(`/seller/${SECOND_STORE}/webhooks/create`, { ...good, url: `${receiver.base}/hooks/seventeenth` });
+    expect(formError(full.text)?.message).toMatch(/16 webhook endpoints/);
+    expect(await count(`SELECT count(*) FROM webhook_endpoints WHERE store_id = $1`, [second])).toBe(16);
+    await app.pool.query(`DELETE FROM webhook_endpoints WHERE store_id = $1`, [second]);
+  });
+
+  it("answers 404 to another store's owner for the endpoint's page and every post about it, changing nothing", async () => {
+    const before = await endpointRow();
+    const ours = `/seller/${STORE}/webhooks/${endpointId}`;
+    const theirs = `/seller/${OTHER_STORE}/webhooks/${endpointId}`;
+    for (const path of [ours, theirs, `/seller/${STORE}/webhooks/not-a-uuid`, `/seller/${STORE}/webhooks/%00`]) {
+      expect((await otherOwner.get(path)).status, path).toBe(404);
+    }
+    expect((await owner.get(theirs)).status).toBe(404);
+    const posts: [string, Record<string, string>][] = [];
+    for (const base of [ours, theirs]) {
+      posts.push(
+        [`${base}/update`, { url: `${receiver.base}/hooks/taken`, "event.listing.sold_out": "on", description: "Taken over" }],
+        [`${base}/status`, { status: "disabled" }],
+        [`${base}/rotate`, {}],
+        [`${base}/delete`, { confirm: "on" }],
+        [`${base}/deliveries/00000000-0000-4000-8000-000000000000/replay`, {}],
+      );
+    }
+    posts.push([`/seller/${OTHER_STORE}/webhooks/create`, { url: `${receiver.base}/hooks/theirs`, "event.order.created": "on" }]);
+    for (const [path, fields] of posts) {
+      const res = await (path.startsWith(`/seller/${OTHER_STORE}/webhooks/create`) ? owner : otherOwner).post(path, fields);
+      expect(res.status, path).toBe(404);
+    }
+    expect(await endpointRow()).toEqual(before);
+    expect(await count(`SELECT count(*) FROM webhook_endpoints WHERE url LIKE '%/hooks/theirs'`)).toBe(0);
+  });
+
+  it("changes the URL, events and description; disables (with the reason shown) and enables", async () => {
+    const edit = await owner.get(page());
+    const form = fillForm(edit.text, "Change the endpoint", { Description: "" }, "Save endpoint");
+    expect(form.fields).toMatchObject({ url: `${receiver.base}${hookPath}`, was_url: `${receiver.base}${hookPath}`, "event.order.created": "on", "event.return.requested": "on" });
+    delete form.fields["event.return.requested"];
+    const { posted } = await owner.submit(form.action, { ...form.fields, "event.order_part.shipped": "on" });
+    expect(posted.location).toBe(`${page()}?notice=updated`);
+    expect(await endpointRow()).toMatchObject({ description: null, events: ["order.created", "order_part.shipped"] });
+    const refused = await owner.submit(form.action, { ...form.fields, url: "https://192.168.1.1/x" });
+    expect(formError(refused.page.text)?.invalid).toEqual(["url"]);
+    expect((await endpointRow()).url).toBe(`${receiver.base}${hookPath}`);
+
+    const disabled = await owner.submit(`${page()}/status`, fillForm((await owner.get(page())).text, "Deliveries to this endpoint", {}, "Disable").fields);
+    expect(disabled.posted.location).toBe(`${page()}?notice=disabled`);
+    expect(await endpointRow()).toMatchObject({ status: "disabled", disabled_reason: "disabled by the store" });
+    const $ = parseHtml((await owner.get(`/seller/${STORE}/webhooks`)).text);
+    expect($(`tr[data-endpoint="${endpointId}"] td[data-label="Status"]`).text()).toBe("Disabled (disabled by the store)");
+    const enabled = await owner.submit(`${page()}/status`, fillForm(disabled.page.text, "Deliveries to this endpoint", {}, "Enable").fields);
+    expect(enabled.posted.location).toBe(`${page()}?notice=enabled`);
+    expect(await endpointRow()).toMatchObject({ status: "enabled", disabled_reason: null });
+  });
+
+  it("rotates the secret: the new one shown once, the previous one signing for 24 hours more", async () => {
+    const before = await endpointRow();
+    const res = await owner.post(`${page()}/rotate`, {});
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe("no-store");
+    const $ = parseHtml(res.text);
+    const secret = $("[data-new-secret]").text().trim();
+    expect(secret).toMatch(/^whsec_/);
+    expect($("main").text()).toMatch(/previous secret keeps signing too, for 24 hours/);
+    const after = await endpointRow();
+    expect(after.secret).not.toBe(before.secret);
+    const hours = (after.previous_secret_expires_at.getTime() - Date.now()) / 3600_000;
+    expect(hours).toBeGreaterThan(23.9);
+    expect(hours).toBeLessThanOrEqual(24);
+    expect($("[data-previous-secret-expires-at]").attr("data-previous-secret-expires-at")).toBe(after.previous_secret_expires_at.toISOString());
+    const endpointPage = await owner.get(page());
+    expect(endpointPage.text).not.toContain(secret);
+    expect(parseHtml(endpointPage.text)("[data-previous-secret-expires-at]").length).toBe(1);
+  });
+
+  it("lists the endpoint's deliveries; Replay sends the event again with the same event id, refused while the endpoint is disabled", async () => {
+    const storeId = await storeIdOf(app.pool, STORE);
+    const order = await createTestOrder(app.pool, { userId: null, email: `hooks-${randomBytes(3).toString("hex")}@example.com`, parts: [{ store: STORE, lines: [{ quantity: 1 }] }] });
+    const client = createDb(app.database.databaseUrl);
+    try {
+      await client.$transaction((tx) => emitStoreEvents(tx, "order.created", [{ storeId, id: order.id }]));
+    } finally {
+      await client.$disconnect();
+    }
+    await receiver.waitFor((r) => r.path === hookPath, 1, "the order.created delivery");
+    const { rows } = await app.pool.query(`SELECT id, event_id FROM webhook_deliveries WHERE endpoint_id = $1`, [endpointId]);
+    expect(rows).toHaveLength(1);
+    const original = rows[0];
+
+    const logged = deliveryRows((await owner.get(page())).text);
+    expect(logged.map((d) => [d.id, d.eventId])).toEqual([[original.id, original.event_id]]);
+
+    // Disabled: refused, with the message above the log, and nothing written.
+    await owner.submit(`${page()}/status`, { status: "disabled" });
+    const refused = await owner.submit(`${page()}/deliveries/${original.id}/replay`, { return_to: page() });
+    expect(alertText(refused.page.text)).toMatch(/disabled: enable it before replaying/);
+    expect(await count(`SELECT count(*) FROM webhook_deliveries WHERE event_id = $1`, [original.event_id])).toBe(1);
+    await owner.submit(`${page()}/status`, { status: "enabled" });
+
+    const $ = parseHtml((await owner.get(page())).text);
+    const replay = $(`tr[data-delivery="${original.id}"] form`);
+    expect(replay.find("button").text()).toBe("Replay");
+    expect(replay.attr("action")).toBe(`${page()}/deliveries/${original.id}/replay`);
+    const { posted, page: after } = await owner.submit(replay.attr("action")!, { return_to: replay.find("input[name=return_to]").attr("value")! });
+    expect(posted.location).toBe(`${page()}?notice=replayed`);
+    const copies = (await app.pool.query(`SELECT id, replay_of FROM webhook_deliveries WHERE event_id = $1 ORDER BY created_at`, [original.event_id])).rows;
+    expect(copies).toHaveLength(2);
+    expect(copies[1].replay_of).toBe(original.id);
+    expect(deliveryRows(after.text).map((d) => [d.id, d.eventId, d.replayOf])).toEqual([
+      [copies[1].id, original.event_id, original.id],
+      [original.id, original.event_id, ""],
+    ]);
+    const sent = await receiver.waitFor((r) => r.path === hookPath, 2, "the replay");
+    expect(sent[1]!.headers["webhook-id"]).toBe(sent[0]!.headers["webhook-id"]);
+
+    // Someone else's delivery id, or one of another endpoint, through this endpoint's URL: 404.
+    expect((await owner.post(`/seller/${STORE}/webhooks/${endpointId}/deliveries/not-a-uuid/replay`, {})).status).toBe(404);
+  });
+
+  it("deletes the endpoint and its log only once the confirmation is ticked", async () => {
+    const unconfirmed = await owner.submit(`${page()}/delete`, {});
+    expect(formError(unconfirmed.page.text)?.message).toMatch(/Tick the box/);
+    expect(await count(`SELECT count(*) FROM webhook_endpoints WHERE id = $1`, [endpointId])).toBe(1);
+    const form = fillForm(unconfirmed.page.text, "Delete the endpoint", { "Yes, delete this endpoint and its delivery log. Nothing more is sent to it.": true }, "Delete endpoint");
+    const { posted, page: list } = await owner.submit(form.action, form.fields);
+    expect(posted.location).toBe(`/seller/${STORE}/webhooks?notice=deleted`);
+    expect(parseHtml(list.text)("[data-notice]").text()).toMatch(/deleted/);
+    expect(await count(`SELECT count(*) FROM webhook_endpoints WHERE id = $1`, [endpointId])).toBe(0);
+    expect(await count(`SELECT count(*) FROM webhook_deliveries WHERE endpoint_id = $1`, [endpointId])).toBe(0);
+    expect((await owner.get(page())).status).toBe(404);
   });
 });

@@ -35,6 +35,7 @@ export function SellerChrome({ children }: { children: ReactNode }) {
       <footer className="site-footer">
         <div className="inner">
           <Link href="/help/seller-api-keys">Seller API keys</Link>
+          <Link href="/help/seller-webhooks">Seller webhooks</Link>
           <a href="/api/v1/openapi.json">Seller API (OpenAPI)</a>
         </div>
       </footer>

@@ -18,6 +18,7 @@ export function StoreNav({ store, stores }: { store: OwnedStore; stores: OwnedSt
           <Link href={`/seller/${store.slug}/listings`}>Listings</Link>
           <Link href={`/seller/${store.slug}/shipping`}>Shipping templates</Link>
           <Link href={`/seller/${store.slug}/keys`}>API keys</Link>
+          <Link href={`/seller/${store.slug}/webhooks`}>Webhooks</Link>
           <Link href={`/seller/orders?store=${store.slug}`}>Orders</Link>
           <Link href={`/seller/${store.slug}/audit`}>Audit log</Link>
         </nav>

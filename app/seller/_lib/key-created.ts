@@ -1,83 +1,28 @@
 import type { ApiKeySummary } from "@/lib/auth/api-keys";
 import { SCOPE_DESCRIPTIONS } from "./scopes";
-
-const escape = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+import { escapeHtml as escape, shownOncePage } from "./shown-once";
 
 /**
- * The one page that ever shows a key in full: the answer to the create form's POST itself, never
- * stored, never cached (`no-store`), never in a URL or a cookie. Reloading it would post again
- * and make another key; leaving it, the key is gone for good (the keys page shows `…last4`).
- * The copy button is a small script; without it the key is plain selectable text.
+ * The new key's page (shown-once.ts): reloading it would post again and make another key;
+ * leaving it, the key is gone for good (the keys page shows `…last4`).
  */
 export function keyCreatedPage(storeSlug: string, storeName: string, key: string, summary: ApiKeySummary): Response {
-  const keysPage = `/seller/${encodeURIComponent(storeSlug)}/keys`;
   const scopes = summary.scopes.map((s) => `<li><code>${escape(s)}</code>: ${escape(SCOPE_DESCRIPTIONS[s])}</li>`).join("");
-  const html = `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="robots" content="noindex">
-<title>Your new API key · Seller dashboard · Marketplace</title>
-<style>
-:root{--ink:#1d2330;--muted:#5b6475;--line:#e2e5ec;--bg:#f6f7f9;--card:#fff;--brand:#1f5fbf;--focus:#f59e0b;--radius:10px;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--ink);background:var(--bg);line-height:1.5}
-*{box-sizing:border-box}body{margin:0}a{color:var(--brand)}:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
-header{background:var(--card);border-bottom:1px solid var(--line)}header div{max-width:1200px;margin:0 auto;padding:.75rem 1rem;display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
-.logo{font-weight:700;font-size:1.25rem;color:var(--ink);text-decoration:none}.badge{color:var(--muted)}
-main{max-width:800px;margin:0 auto;padding:1rem}h1{font-size:1.6rem;margin:.25rem 0 1rem}
-.warn{background:#fff7e6;border:1px solid #f5d48a;border-radius:var(--radius);padding:.75rem 1rem}
-.key-box{display:flex;gap:.5rem;align-items:stretch;flex-wrap:wrap;margin:1rem 0}
-.key{flex:1 1 16rem;min-width:0;background:var(--card);border:2px solid var(--brand);border-radius:var(--radius);padding:.75rem;font:1rem ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere;user-select:all;-webkit-user-select:all;margin:0}
-[hidden]{display:none!important}
-button,.button{padding:.55rem 1rem;border:0;border-radius:var(--radius);background:var(--brand);color:#fff;font:inherit;cursor:pointer;text-decoration:none;display:inline-block}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}ul{padding-left:1.25rem}
-</style>
-</head>
-<body>
-<header><div><a class="logo" href="/">Marketplace</a><span class="badge">Seller dashboard · ${escape(storeName)}</span></div></header>
-<main id="content" data-page="seller-key-created">
-<h1>Your new API key</h1>
-<p class="warn" role="status"><strong>Copy it now: it is shown only this once.</strong> We keep only a hash of it; after you leave this page, the dashboard shows just its last four characters. If you lose it, revoke it and create another.</p>
-<div class="key-box">
-<p class="key" id="new-key" data-new-key="true">${escape(key)}</p>
-<button type="button" id="copy-key" hidden>Copy</button>
-</div>
-<p id="copy-status" role="status" aria-live="polite"></p>
-<dl>
+  return shownOncePage({
+    storeName,
+    title: "Your new API key",
+    page: "seller-key-created",
+    noun: "key",
+    secret: key,
+    marker: "new-key",
+    warningHtml:
+      "We keep only a hash of it; after you leave this page, the dashboard shows just its last four characters. If you lose it, revoke it and create another.",
+    detailsHtml: `<dl>
 <dt>Name</dt><dd>${escape(summary.name)}</dd>
 <dt>Shown later as</dt><dd><code>${escape(summary.display)}</code></dd>
 <dt>Scopes</dt><dd><ul>${scopes}</ul></dd>
 </dl>
-<p>Send it as <code>Authorization: Bearer &lt;key&gt;</code> to <code>/api/v1</code>.</p>
-<p><a class="button" href="${keysPage}">Done: back to API keys</a></p>
-</main>
-<script>
-(function () {
-  var button = document.getElementById("copy-key");
-  var key = document.getElementById("new-key");
-  var status = document.getElementById("copy-status");
-  if (!button || !key || !navigator.clipboard) return;
-  button.hidden = false;
-  button.addEventListener("click", function () {
-    navigator.clipboard.writeText(key.textContent.trim()).then(
-      function () { button.textContent = "Copied"; status.textContent = "The key is on your clipboard."; },
-      function () { var r = document.createRange(); r.selectNodeContents(key); var s = window.getSelection(); s.removeAllRanges(); s.addRange(r); status.textContent = "Press Ctrl+C (or Cmd+C) to copy the selected key."; }
-    );
-  });
-})();
-</script>
-</body>
-</html>`;
-  return new Response(html, {
-    status: 200,
-    headers: {
-      "Content-Type": "text/html; charset=utf-8",
-      "Cache-Control": "no-store",
-      Pragma: "no-cache",
-      "Referrer-Policy": "no-referrer",
-      "X-Robots-Tag": "noindex",
-      "X-Content-Type-Options": "nosniff",
-    },
+<p>Send it as <code>Authorization: Bearer &lt;key&gt;</code> to <code>/api/v1</code>.</p>`,
+    back: { href: `/seller/${encodeURIComponent(storeSlug)}/keys`, text: "Done: back to API keys" },
   });
 }

@@ -18,6 +18,14 @@ export const KEY_NOTICES: Record<string, string> = {
   revoked: "Key revoked: it stops working at once.",
 };
 
+export const WEBHOOK_NOTICES: Record<string, string> = {
+  updated: "Endpoint saved.",
+  disabled: "Endpoint disabled: nothing is sent to it until you enable it, and deliveries still waiting are skipped.",
+  enabled: "Endpoint enabled: new events are sent to it again.",
+  deleted: "Endpoint deleted, with its delivery log.",
+  replayed: "Replay queued: the event is sent again as a new delivery, with the same event id.",
+};
+
 export const ORDER_NOTICES: Record<string, string> = {
   shipped: "Marked shipped. The buyer was e-mailed the tracking number.",
   delivered: "Marked delivered.",

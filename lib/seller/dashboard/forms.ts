@@ -1,4 +1,5 @@
 import { AppError } from "@/lib/errors";
+import { WEBHOOK_EVENT_TYPES } from "@/lib/schemas/seller/webhooks";
 
 /**
  * Dashboard forms to the seller API's JSON shapes. A form post is turned into exactly the body
@@ -37,6 +38,9 @@ export const FIELD_LABELS: Record<string, string> = {
   scopes: "Scopes",
   rates: "Rates",
   tracking_number: "Tracking number",
+  url: "Endpoint URL",
+  events: "Events",
+  description: "Description",
 };
 
 const RATE_FIELD_LABELS: Record<string, string> = {
@@ -192,6 +196,20 @@ export function shippingTemplateJson(form: Form): Converted {
     return `rates.${row}.${name}`;
   };
   return { json, field };
+}
+
+/**
+ * The webhook endpoint form: `url`, a checkbox `event.<type>` per event type, `description`. A
+ * blank description is left out of a creation and clears it on an edit; an edit sends the URL
+ * only when it changed (`was_url`), so saving a description does not check the URL again.
+ */
+export function webhookEndpointJson(form: Form, { create }: { create: boolean }): Converted {
+  const json: Record<string, unknown> = { events: WEBHOOK_EVENT_TYPES.filter((t) => form[`event.${t}`] === "on") };
+  const url = (form.url ?? "").trim();
+  if (create || url !== form.was_url) json.url = url;
+  if (!blank(form.description)) json.description = form.description!.trim();
+  else if (!create) json.description = null;
+  return { json, field: (param) => (param?.startsWith("events") ? "events" : param) };
 }
 
 /**
