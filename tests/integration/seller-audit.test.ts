@@ -174,6 +174,10 @@ describe("the dashboard and the operator", { timeout: 120_000 }, () => {
     expect((await eventsOf(storeA))[0]).toMatchObject({ actor_type: "user", action: "api_keys.create", outcome: "refused", error_code: "parameter_invalid" });
     expect((await app.pool.query(`SELECT count(*)::int AS n FROM api_keys WHERE store_id = $1`, [storeA])).rows[0].n).toBe(keysBefore);
 
+    // A webhook endpoint the guard refuses, from the dashboard: recorded refused, as the owner's.
+    expect((await formPost("/seller/fixture-store-a/webhooks/create", { url: "https://10.0.0.1/hook", "event.order.created": "on" })).status).toBe(303);
+    expect((await eventsOf(storeA))[0]).toMatchObject({ actor_type: "user", action: "webhook_endpoints.create", outcome: "refused", error_code: "parameter_invalid" });
+
     const page = await fetch(new URL("/seller/fixture-store-a/audit", app.baseUrl), { headers: { Cookie: cookie } });
     expect(page.status).toBe(200);
     const html = await page.text();

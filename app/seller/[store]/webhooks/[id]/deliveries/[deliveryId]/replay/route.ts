@@ -1,12 +1,12 @@
 import { db } from "@/lib/db";
 import { formRoute } from "@/lib/http/form";
 import { getWebhookDelivery, replayWebhookDelivery } from "@/lib/seller/webhooks";
-import { notFoundResponse, refused, returnPath, seeOther, sellerPath, withParams } from "../../../../../../_lib/post";
+import { notFoundResponse, ownerChange, refused, returnPath, seeOther, sellerPath, withParams } from "../../../../../../_lib/post";
 import { endpointOfPost, endpointPage, isNotFound } from "../../../../../../_lib/webhooks";
 
 // POST /webhook-deliveries/{id}/replay for a delivery of the endpoint of the URL (any other is
 // 404); refused, and the message shown above the delivery log, while the endpoint is disabled.
-export const POST = formRoute({ name: "seller.webhooks.replay", session: "required" }, async ({ request, form, user }) => {
+export const POST = formRoute({ name: "seller.webhooks.replay", session: "required" }, async ({ request, form, user, requestId }) => {
   const found = await endpointOfPost(request, user);
   if (!found) return notFoundResponse();
   const { store, endpoint } = found;
@@ -17,7 +17,7 @@ export const POST = formRoute({ name: "seller.webhooks.replay", session: "requir
   if (!delivery || delivery.endpoint_id !== endpoint.id) return notFoundResponse();
   const back = returnPath(store, form.return_to, endpointPage(store, endpoint.id));
   try {
-    await db().$transaction((tx) => replayWebhookDelivery(tx, store.id, delivery.id));
+    await ownerChange({ store, user: user!, requestId }, "webhook_deliveries.replay", { type: "webhook_delivery", id: delivery.id }, (tx) => replayWebhookDelivery(tx, store.id, delivery.id));
     return seeOther(withParams(back, { notice: "replayed" }));
   } catch (err) {
     if (isNotFound(err)) return notFoundResponse();
