@@ -487,6 +487,9 @@ export const WRITE_TABLES = [
   "users",
   "agent_settings",
   "settings",
+  "webhook_endpoints",
+  "webhook_events",
+  "webhook_deliveries",
 ] as const;
 
 /**

@@ -36,7 +36,7 @@ import {
 } from "../helpers/fuzz";
 import { api, baseUrl, randomClientIp } from "../helpers/http";
 import { createTestOrder } from "../helpers/orders";
-import { createTestKey, startIsolatedApp, type IsolatedApp } from "../helpers/seller";
+import { createTestKey, sellerRequest, startIsolatedApp, type IsolatedApp } from "../helpers/seller";
 
 const stats = new FuzzStats();
 afterAll(() => console.log(stats.report("API")));
@@ -213,7 +213,7 @@ describe("fuzz: public API", () => {
 describe("fuzz: seller and buyer APIs", () => {
   let app: IsolatedApp;
   let writeLog: WriteLog;
-  const sellerKnown: Known = { id: [], listing_id: [], product_id: [], shipping_template_id: [], sku: [], region: ["US", "CA", "*"], number: [] };
+  const sellerKnown: Known = { id: [], listing_id: [], product_id: [], shipping_template_id: [], sku: [], region: ["US", "CA", "*"], number: [], endpoint_id: [] };
   const buyerKnown: Known = { id: [], listing_id: [] };
   const sellerSecrets: string[] = [];
   const buyerSecrets: string[] = [];
@@ -293,6 +293,20 @@ describe("fuzz: seller and buyer APIs", () => {
       sellerKnown.id.push(ret.id as string);
     }
     sellerSecrets.push("fuzz-only-b@example.com", ...[...ownOrders, shared, foreignOrder].map((o) => o.paymentRef));
+    // Webhooks: an endpoint of each store (a public address the fuzz never reaches: its events are
+    // ones the fuzz does not cause), each with one delivery to list, read and replay.
+    for (const key of [keys[0]!.key, other.key]) {
+      const made = await sellerRequest(app.baseUrl, "POST", "/api/v1/webhook-endpoints", { key, body: { url: "https://93.184.215.14/hook", events: ["listing.sold_out"] } });
+      expect(made.status, made.text).toBe(201);
+      sellerSecrets.push(made.json.data.secret.slice("whsec_".length));
+      const [event] = await q(`INSERT INTO webhook_events (id, store_id, type, body) SELECT gen_random_uuid(), store_id, 'listing.sold_out', '{}' FROM webhook_endpoints WHERE id = $1 RETURNING id`, [made.json.data.id]);
+      const [delivery] = await q(
+        `INSERT INTO webhook_deliveries (id, channel, destination, event_type, event_id, endpoint_id, body, status) VALUES (gen_random_uuid(), 'seller', $1::text, 'listing.sold_out', $2::uuid, $1::uuid, '{}', 'failed') RETURNING id`,
+        [made.json.data.id, event.id],
+      );
+      sellerKnown.id.push(made.json.data.id, delivery.id);
+      sellerKnown.endpoint_id = [...(sellerKnown.endpoint_id ?? []), made.json.data.id];
+    }
 
     // Buyer: alice's tokens; bob's orders are the other tenant's.
     const alice = await createHolder(app.pool, "fuzz-alice");
