@@ -1,10 +1,11 @@
 /**
  * npm run bench [-- --products 100000] [--duration 10] [--connections 8] [--runs 3] [--reseed]
- *                  [--only seller|checkout|<scenario name prefix>] [--db URL] [--ports 3000,3001]
+ *                  [--only seller|checkout|events|<scenario name prefix>] [--db URL] [--ports 3000,3001]
  *
  * Builds (once) a benchmark database of the given size, starts the built app on it, drives the
  * public API and the seller API with autocannon over varied requests per scenario, and guest
- * checkouts through the storefront's forms, prints p50/p95/p99 latency and requests/s (the median
+ * checkouts through the storefront's forms, and the delivery of store events to a local webhook
+ * receiver (events/s), prints p50/p95/p99 latency and requests/s (the median
  * of `--runs` runs, with the load average around each), the API/SQL ratio of each public
  * scenario, then EXPLAIN ANALYZE of the main queries. Loopback only.
  * Needs `npm run build`.
@@ -19,10 +20,12 @@
  *   database (docs/benchmarks.md). The bench cannot restart them, so the "search counts cache
  *   off" pass is skipped.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import https from "node:https";
 import { createServer } from "node:net";
-import { loadavg } from "node:os";
+import { loadavg, tmpdir } from "node:os";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import autocannon from "autocannon";
 import { productStatement } from "@/lib/catalog/product";
@@ -33,6 +36,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { createDb, type Prisma, type PrismaClient } from "@/lib/db";
 import { migrate } from "@/lib/db/migrate";
 import { SearchQuery } from "@/lib/schemas/catalog";
+import { createWebhookEndpoint, deleteWebhookEndpoint, emitStoreEvents } from "@/lib/seller/webhooks";
 import { queryObject } from "@/lib/http/query";
 
 const { values: args } = parseArgs({
@@ -58,7 +62,7 @@ const ports = portList ? portList.split(",").map((p) => Number(p.trim())) : null
 if (ports?.some((p) => !Number.isInteger(p) || p <= 0)) throw new Error(`--ports/BENCH_PORTS: not a list of ports: ${portList}`);
 if (existingDb && args.reseed) throw new Error("--reseed drops the database: not with --db/BENCH_DB");
 // `--only seller|checkout`, or the start of public scenario names (`--only "search: filtered"`).
-const onlyPublic = args.only && !["seller", "checkout"].includes(args.only) ? args.only : null;
+const onlyPublic = args.only && !["seller", "checkout", "events"].includes(args.only) ? args.only : null;
 const adminUrl = new URL(args.admin);
 const benchUrl = new URL(existingDb ?? adminUrl);
 if (!existingDb) benchUrl.pathname = `/mkt_bench_${products}`;
@@ -107,6 +111,8 @@ function freePort(): Promise<number> {
   });
 }
 
+const BENCH_AUTH_SECRET = "test-secret-for-session-cookies-0123456789abcdef";
+
 async function startApp(port: number, countsTtlMs: string): Promise<ChildProcess> {
   if (!existsSync(".next/BUILD_ID")) throw new Error("run `npm run build` first");
   const child = spawn("npm", ["run", "start", "--", "-p", String(port), "-H", "127.0.0.1"], {
@@ -116,7 +122,7 @@ async function startApp(port: number, countsTtlMs: string): Promise<ChildProcess
       PUBLIC_BASE_URL: `http://127.0.0.1:${port}`,
       LOG_REQUESTS: "off",
       NODE_ENV: "production",
-      AUTH_SECRET: process.env.AUTH_SECRET ?? "test-secret-for-session-cookies-0123456789abcdef",
+      AUTH_SECRET: process.env.AUTH_SECRET ?? BENCH_AUTH_SECRET,
       SEARCH_COUNTS_TTL_MS: countsTtlMs,
     },
     stdio: ["ignore", "ignore", "inherit"],
@@ -582,6 +588,69 @@ async function measureCheckout(client: PrismaClient, catalog: number) {
   });
 }
 
+/**
+ * Store events delivered to a webhook receiver on loopback https (self-signed; the app trusts it
+ * through NODE_EXTRA_CA_CERTS and reaches it with WEBHOOKS_ALLOW_LOOPBACK=on, so this scenario
+ * starts its own app, never --ports). Each run writes `EVENTS` `listing.sold_out` events in one
+ * transaction (the outbox call every change makes), then times from its commit to the receiver
+ * holding every one of them: events per second, end to end through the job queue.
+ */
+const EVENTS = 2_000;
+
+async function measureEvents(client: PrismaClient, catalog: number) {
+  if (ports) throw new Error("--only events starts its own app (it must trust the bench's receiver): not with --ports");
+  const dir = mkdtempSync(path.join(tmpdir(), "bench-receiver-"));
+  execFileSync(
+    "openssl",
+    ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem"), "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"],
+    { stdio: "ignore" },
+  );
+  const received = new Set<string>();
+  let lastAt = 0;
+  const receiver = https.createServer({ key: readFileSync(path.join(dir, "key.pem")), cert: readFileSync(path.join(dir, "cert.pem")) }, (req, res) => {
+    req.resume();
+    req.on("end", () => {
+      received.add(String(req.headers["webhook-id"]));
+      lastAt = performance.now();
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, "127.0.0.1", resolve));
+  Object.assign(process.env, { WEBHOOKS_ALLOW_LOOPBACK: "on", NODE_EXTRA_CA_CERTS: path.join(dir, "cert.pem") });
+  process.env.AUTH_SECRET ??= BENCH_AUTH_SECRET; // the app's, so that it opens the endpoint's sealed secret
+  const [store] = await client.$queryRaw<{ id: string }[]>`
+    SELECT s.id FROM stores s WHERE s.status = 'active' ORDER BY (SELECT count(*) FROM listings l WHERE l.store_id = s.id) DESC LIMIT 1`;
+  const listings = (await client.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM listings WHERE store_id = ${store!.id}::uuid LIMIT ${EVENTS}`).map((r) => r.id);
+  const url = `https://127.0.0.1:${(receiver.address() as { port: number }).port}/events`;
+  const endpoint = await client.$transaction((tx) => createWebhookEndpoint(tx, store!.id, { url, events: ["listing.sold_out"] }));
+  try {
+    await withApp("30000", async () => {
+      const of: number[] = [];
+      const loads: string[] = [];
+      for (let i = 1; i <= runs; i++) {
+        received.clear();
+        await client.$transaction((tx) => emitStoreEvents(tx, "listing.sold_out", listings.map((id) => ({ storeId: store!.id, id }))), { timeout: 300_000 });
+        const committed = performance.now();
+        const deadline = Date.now() + 600_000;
+        while (received.size < listings.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+        const seconds = (lastAt - committed) / 1000;
+        of.push(received.size / seconds);
+        loads.push(loadavg()[0]!.toFixed(1));
+        console.error(`events, run ${i}/${runs}: ${received.size} in ${seconds.toFixed(1)} s, load ${loads.at(-1)}`);
+      }
+      console.log(`\n## Webhook delivery, ${catalog} products, ${listings.length} events per run, median of ${runs} runs, ${target()}\n`);
+      console.log("| scenario | events/s | load avg (runs) |");
+      console.log("|---|---|---|");
+      console.log(`| events: commit to receiver (listing.sold_out, one endpoint) | ${Math.round(median(of))} | ${loads.join(", ")} |`);
+    });
+  } finally {
+    await client.$transaction((tx) => deleteWebhookEndpoint(tx, store!.id, endpoint.id));
+    await client.$executeRaw`DELETE FROM webhook_events WHERE store_id = ${store!.id}::uuid AND type = 'listing.sold_out'`;
+    receiver.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 async function main() {
   const { client, catalog } = await prepareDatabase();
   try {
@@ -591,6 +660,10 @@ async function main() {
     }
     if (args.only === "checkout") {
       await measureCheckout(client, catalog);
+      return;
+    }
+    if (args.only === "events") {
+      await measureEvents(client, catalog);
       return;
     }
     const picked = (s: Scenario) => onlyPublic === null || s.name.startsWith(onlyPublic);
@@ -606,6 +679,7 @@ async function main() {
     if (onlyPublic !== null) return;
     await measureSeller(client, catalog);
     await measureCheckout(client, catalog);
+    if (!ports) await measureEvents(client, catalog);
     await explain(client);
   } finally {
     await client.$disconnect();

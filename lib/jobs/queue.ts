@@ -120,10 +120,15 @@ export async function sendInTransaction(tx: Prisma.TransactionClient, queue: Que
 
 export type JobHandler = (data: unknown, meta: { id: string; retryCount: number; retryLimit: number }) => Promise<void>;
 
-/** Works `queue` in this process: `handler` once per job; a throw is a failure to retry. */
-export async function work(queue: QueueName, handler: JobHandler, { pollingIntervalSeconds = 1, batchSize = 5 } = {}): Promise<void> {
+/**
+ * Works `queue` in this process: `handler` once per job, `batchSize` jobs at a time; a throw is a
+ * failure to retry. pg-boss polls every `pollingIntervalSeconds` when the queue is empty; after a
+ * full batch the worker fetches again at once, so a backlog drains as fast as its jobs run.
+ */
+export async function work(queue: QueueName, handler: JobHandler, { pollingIntervalSeconds = 1, batchSize = 20 } = {}): Promise<void> {
   const boss = await startJobs();
-  await boss.work(queue, { includeMetadata: true, pollingIntervalSeconds, batchSize }, async (jobs) => {
+  const worker: { id?: string } = {};
+  worker.id = await boss.work(queue, { includeMetadata: true, pollingIntervalSeconds, batchSize }, async (jobs) => {
     // Each job of the batch succeeds or fails on its own (a throw fails the whole batch).
     await Promise.all(
       jobs.map(async (job) => {
@@ -135,6 +140,7 @@ export async function work(queue: QueueName, handler: JobHandler, { pollingInter
         }
       }),
     );
+    if (jobs.length === batchSize && worker.id) boss.notifyWorker(worker.id);
   });
 }
 

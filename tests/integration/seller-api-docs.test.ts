@@ -38,6 +38,14 @@ const EXPECTED: Array<(lines: string[]) => void> = [
     expect(l[2]).toBe("delivered");
   },
   (l) => expect(l).toEqual(["enabled", "order.created", "true", "[]"]),
+  (l) => {
+    // The three newest changes: the endpoint registered just before, and the order's deliver and ship.
+    expect(l.map((x) => JSON.parse(x))).toEqual([
+      { action: "webhook_endpoints.create", outcome: "succeeded", actor: "api_key" },
+      { action: "orders.deliver", outcome: "succeeded", actor: "api_key" },
+      { action: "orders.ship", outcome: "succeeded", actor: "api_key" },
+    ]);
+  },
   (l) => expect(l.map((x) => x.toLowerCase())).toEqual(["first: applied", "idempotent-replayed: true"]),
   (l) => expect(JSON.parse(l.join("\n"))).toMatchObject({ type: "not_found_error", code: "listing_not_found" }),
 ];
