@@ -1,8 +1,7 @@
 import type { Prisma, PrismaClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import type { Db } from "@/lib/orders/common";
+import { afterCursor, NEWEST_FIRST, pageOf, type Db, type Page } from "@/lib/orders/common";
 import type { AuditEventData, ListAuditEventsQueryData } from "@/lib/schemas/seller/audit";
-import { decodeNewestFirstCursor, encodeCursor } from "@/lib/seller/cursor";
 
 /**
  * The stores' audit log: who changed what of a store's data, or tried to and was refused. A
@@ -87,17 +86,7 @@ function toAuditEvent(r: Prisma.AuditEventGetPayload<object>): AuditEventData {
 }
 
 /** The store's audit log, newest first. */
-export async function listAuditEvents(db: Db, storeId: string, query: ListAuditEventsQueryData): Promise<{ list: AuditEventData[]; next_cursor: string | null }> {
-  const after = query.cursor === undefined ? undefined : decodeNewestFirstCursor("audit_events", query.cursor);
-  const rows = await db.auditEvent.findMany({
-    where: { storeId, ...(after && { OR: [{ createdAt: { lt: new Date(after.at) } }, { createdAt: new Date(after.at), id: { lt: after.id } }] }) },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: query.limit + 1,
-  });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    list: page.map(toAuditEvent),
-    next_cursor: rows.length > query.limit && last ? encodeCursor("audit_events", [last.createdAt.toISOString(), last.id]) : null,
-  };
+export async function listAuditEvents(db: Db, storeId: string, query: ListAuditEventsQueryData): Promise<Page<AuditEventData>> {
+  const rows = await db.auditEvent.findMany({ where: { storeId, ...afterCursor("audit_events", query) }, orderBy: NEWEST_FIRST, take: query.limit + 1 });
+  return pageOf("audit_events", rows, query.limit, toAuditEvent);
 }

@@ -43,11 +43,14 @@ export interface Page<T> {
 
 export const LIST_LIMIT_MAX = 100;
 
+/** A filter any model with `createdAt` and `id` takes. */
+export type NewestFirstWhere = { OR?: [{ createdAt: { lt: Date } }, { createdAt: Date; id: { lt: string } }] };
+
 /**
  * Where a newest-first list (created_at desc, id desc) resumes: rows strictly after the cursor's
  * (created_at, id). A cursor of another list, or one altered by hand, is a 400 naming `cursor`.
  */
-export function afterCursor(kind: string, query: ListQuery): Prisma.OrderWhereInput & Prisma.ReturnWhereInput {
+export function afterCursor(kind: string, query: ListQuery): NewestFirstWhere {
   if (!Number.isSafeInteger(query.limit) || query.limit < 1 || query.limit > LIST_LIMIT_MAX) {
     throw new AppError("parameter_invalid", `Invalid 'limit': must be an integer from 1 to ${LIST_LIMIT_MAX}.`, "limit");
   }

@@ -24,11 +24,14 @@ const TARGET_TYPES: Record<string, string | null> = {
   webhook_deliveries: "webhook_delivery",
 };
 
+const actionOf = (ctx: RequestCtx) => ctx.routeName.replace(/^seller\./, "");
+const targetType = (ctx: RequestCtx) => TARGET_TYPES[actionOf(ctx).split(".")[0]!] ?? null;
+
 function entryOf(ctx: RequestCtx, createdId?: string): AuditEntry | null {
   const caller = ctx.principal;
   if (caller?.kind !== "api_key") return null;
-  const action = ctx.routeName.replace(/^seller\./, "");
-  const type = TARGET_TYPES[action.split(".")[0]!] ?? null;
+  const action = actionOf(ctx);
+  const type = targetType(ctx);
   const id = ctx.params.id ?? ctx.params.number ?? createdId ?? null;
   return { storeId: caller.storeId, actor: { type: "api_key", keyId: caller.keyId }, action, target: type ? { type, id } : null, requestId: ctx.requestId };
 }
@@ -54,8 +57,10 @@ export const auditChanges: Policy = async (ctx, next) => {
   const response = await next();
   if (response.status >= 400 || ctx.principal?.kind !== "api_key") return response;
   if (!ctx.tx) throw new Error("auditChanges needs the transaction policy before it");
-  // A creation names its object in the answer (`data.id`); other writes in their path.
-  const created = ctx.params.id ?? ctx.params.number ? undefined : ((await response.clone().json()) as { data?: { id?: unknown } }).data?.id;
+  // A creation names its object in the answer (`data.id`); other writes in their path, or act on
+  // no one object (an inventory batch: its answer, 100 adjustments, is not read again).
+  const names = (ctx.params.id ?? ctx.params.number) !== undefined || targetType(ctx) === null;
+  const created = names ? undefined : ((await response.clone().json()) as { data?: { id?: unknown } }).data?.id;
   await auditSucceeded(ctx.tx, entryOf(ctx, typeof created === "string" ? created : undefined)!);
   return response;
 };

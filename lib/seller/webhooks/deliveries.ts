@@ -2,10 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { QUEUES, sendInTransaction } from "@/lib/jobs/queue";
-import { isUuid, type Db } from "@/lib/orders/common";
+import { afterCursor, isUuid, NEWEST_FIRST, pageOf, type Db, type Page } from "@/lib/orders/common";
 import type { ListWebhookDeliveriesQueryData, WebhookDeliveryData, WebhookEventType } from "@/lib/schemas/seller/webhooks";
 import type { DeliveryJob } from "@/lib/webhooks/deliver";
-import { decodeNewestFirstCursor, encodeCursor } from "../cursor";
 import { webhookEndpointNotFound } from "./endpoints";
 
 /** The delivery log of a store's endpoints, and replays. */
@@ -36,28 +35,22 @@ function deliveryNotFound(id: string): AppError {
 }
 
 /** The store's deliveries, newest first; of one endpoint, in one status. */
-export async function listWebhookDeliveries(db: Db, storeId: string, query: ListWebhookDeliveriesQueryData): Promise<{ list: WebhookDeliveryData[]; next_cursor: string | null }> {
+export async function listWebhookDeliveries(db: Db, storeId: string, query: ListWebhookDeliveriesQueryData): Promise<Page<WebhookDeliveryData>> {
   if (query.endpoint_id !== undefined) {
     const mine = isUuid(query.endpoint_id) && (await db.webhookEndpoint.count({ where: { id: query.endpoint_id, storeId } })) > 0;
     if (!mine) throw webhookEndpointNotFound(query.endpoint_id, "endpoint_id");
   }
-  const after = query.cursor === undefined ? undefined : decodeNewestFirstCursor("webhook_deliveries", query.cursor);
   const rows = await db.webhookDelivery.findMany({
     where: {
       endpoint: { storeId },
       ...(query.endpoint_id !== undefined && { endpointId: query.endpoint_id }),
       ...(query.status !== undefined && { status: query.status }),
-      ...(after && { OR: [{ createdAt: { lt: new Date(after.at) } }, { createdAt: new Date(after.at), id: { lt: after.id } }] }),
+      ...afterCursor("webhook_deliveries", query),
     },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    orderBy: NEWEST_FIRST,
     take: query.limit + 1,
   });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    list: page.map(toWebhookDelivery),
-    next_cursor: rows.length > query.limit && last ? encodeCursor("webhook_deliveries", [last.createdAt.toISOString(), last.id]) : null,
-  };
+  return pageOf("webhook_deliveries", rows, query.limit, toWebhookDelivery);
 }
 
 async function findDelivery(db: Db, storeId: string, id: string): Promise<DeliveryRow & { endpoint: { status: string } | null }> {

@@ -2,7 +2,7 @@ import { config } from "@/lib/config";
 import type { Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { checkOutboundUrl, OutboundError } from "@/lib/net/outbound";
-import { isUuid, type Db } from "@/lib/orders/common";
+import { afterCursor, isUuid, NEWEST_FIRST, pageOf, type Db, type Page } from "@/lib/orders/common";
 import {
   WEBHOOK_LIMITS,
   type CreateWebhookEndpointData,
@@ -12,7 +12,6 @@ import {
   type WebhookEndpointWithSecretData,
   type WebhookEventType,
 } from "@/lib/schemas/seller/webhooks";
-import { decodeNewestFirstCursor, encodeCursor } from "../cursor";
 import { newSigningSecret, openSecret, sealSecret } from "./secrets";
 
 /**
@@ -81,22 +80,9 @@ export async function createWebhookEndpoint(tx: Db, storeId: string, input: Crea
   return { ...toWebhookEndpoint(row), secret };
 }
 
-export async function listWebhookEndpoints(db: Db, storeId: string, query: ListWebhookEndpointsQueryData): Promise<{ list: WebhookEndpointData[]; next_cursor: string | null }> {
-  const after = query.cursor === undefined ? undefined : decodeNewestFirstCursor("webhook_endpoints", query.cursor);
-  const rows = await db.webhookEndpoint.findMany({
-    where: {
-      storeId,
-      ...(after && { OR: [{ createdAt: { lt: new Date(after.at) } }, { createdAt: new Date(after.at), id: { lt: after.id } }] }),
-    },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: query.limit + 1,
-  });
-  const page = rows.slice(0, query.limit);
-  const last = page.at(-1);
-  return {
-    list: page.map((r) => toWebhookEndpoint(r)),
-    next_cursor: rows.length > query.limit && last ? encodeCursor("webhook_endpoints", [last.createdAt.toISOString(), last.id]) : null,
-  };
+export async function listWebhookEndpoints(db: Db, storeId: string, query: ListWebhookEndpointsQueryData): Promise<Page<WebhookEndpointData>> {
+  const rows = await db.webhookEndpoint.findMany({ where: { storeId, ...afterCursor("webhook_endpoints", query) }, orderBy: NEWEST_FIRST, take: query.limit + 1 });
+  return pageOf("webhook_endpoints", rows, query.limit, (r) => toWebhookEndpoint(r));
 }
 
 export async function getWebhookEndpoint(db: Db, storeId: string, id: string): Promise<WebhookEndpointData> {
