@@ -489,7 +489,7 @@ export const WRITE_TABLES = [
   "settings",
   "webhook_endpoints",
   "webhook_events",
-  "webhook_deliveries",
+  // Not webhook_deliveries: the queue's workers update it in the background, whatever a request does.
 ] as const;
 
 /**
