@@ -1,9 +1,10 @@
 import { NextResponse, type NextRequest } from "next/server";
 import { CART_COOKIE, cartCookieOptions } from "@/lib/cart/cookie";
 import { isToken, newToken } from "@/lib/cart/token";
-import { PUBLIC_CORS_HEADERS } from "@/lib/http/cors";
-import { errorBody } from "@/lib/http/errors";
 import { REQUEST_ID_HEADER, requestIdFrom } from "@/lib/http/request-id";
+import { publicBaseUrl } from "@/lib/config";
+import { contentSecurityPolicy, newNonce, NONCE_HEADER, pageSecurityHeaders } from "@/lib/http/security-headers";
+import { answersUndecodablePath, undecodablePathResponse } from "@/lib/http/undecodable-path";
 import { storefrontPageExists, storefrontPageOf } from "@/lib/storefront/page-exists";
 import { PAGE_PATH_HEADER } from "@/lib/storefront/private-pages";
 
@@ -18,20 +19,27 @@ const NOT_FOUND_PATH = "/_not-found-page";
  * A product, category, store or help article page whose subject does not exist is sent to the
  * not-found page here, before rendering (lib/storefront/page-exists.ts): a page that calls
  * notFound() itself gets Next's error shell, empty without JavaScript.
+ * Every answer gets the pages' security headers (lib/http/security-headers.ts) with a fresh
+ * script nonce, which Next reads from the request's Content-Security-Policy header.
  */
 export async function proxy(request: NextRequest) {
   const requestId = requestIdFrom(request.headers);
   const { pathname } = request.nextUrl;
   // Nothing is named with a NUL, and PostgreSQL text cannot hold one: a page or form path with an
   // encoded NUL (`/seller/%00/keys/create`) is not found, as one that cannot be decoded. (The API
-  // routes check their path parameters themselves and answer their own not-found codes.)
-  const decodable = isDecodable(pathname) && (pathname.startsWith("/api/") || !/%00/i.test(pathname));
+  // and image routes check their path parameters themselves and answer their own not-found codes.)
+  const decodable = isDecodable(pathname) && (answersUndecodablePath(pathname) || !/%00/i.test(pathname));
   // Next cannot decode a path with a malformed percent-escape (`/p/%ZZ`) and answers a bare 500.
-  if (!decodable && pathname.startsWith("/api/")) return malformedApiPath(requestId);
+  const malformed = decodable ? null : undecodablePathResponse(pathname, requestId);
+  if (malformed) return malformed;
   const headers = new Headers(request.headers);
   headers.set(REQUEST_ID_HEADER, requestId);
   // Always overwritten, so a client cannot pose as another page (lib/storefront/private-pages.ts).
   headers.set(PAGE_PATH_HEADER, pathname);
+  const nonce = newNonce();
+  const development = process.env.NODE_ENV === "development";
+  headers.set("Content-Security-Policy", contentSecurityPolicy(nonce, { development }));
+  headers.set(NONCE_HEADER, nonce);
 
   let newCartToken: string | undefined;
   const cartCookie = request.cookies.get(CART_COOKIE)?.value;
@@ -58,6 +66,10 @@ export async function proxy(request: NextRequest) {
     response = NextResponse.next({ request: { headers } });
   }
   response.headers.set(REQUEST_ID_HEADER, requestId);
+  const https = publicBaseUrl().startsWith("https:");
+  for (const [name, value] of Object.entries(pageSecurityHeaders(nonce, { https, development }))) response.headers.set(name, value);
+  // A cart link's token stays out of Referer headers altogether (next.config.ts says no-referrer).
+  if (pathname.startsWith("/cart/l/")) response.headers.set("Referrer-Policy", "no-referrer");
   if (newCartToken) response.cookies.set(CART_COOKIE, newCartToken, cartCookieOptions());
   return response;
 }
@@ -70,14 +82,6 @@ async function isMissingPage(method: string, pathname: string): Promise<boolean>
   return page !== null && !(await storefrontPageExists(page));
 }
 
-function malformedApiPath(requestId: string): Response {
-  const body = errorBody("route_not_found", "The path has a malformed percent-escape.", requestId);
-  return NextResponse.json(body, {
-    status: 404,
-    headers: { ...PUBLIC_CORS_HEADERS, [REQUEST_ID_HEADER]: requestId, "Cache-Control": "no-store" },
-  });
-}
-
 function isDecodable(path: string): boolean {
   try {
     decodeURIComponent(path);
@@ -87,9 +91,9 @@ function isDecodable(path: string): boolean {
   }
 }
 
-// API routes get their request id from their route wrapper (lib/http/route.ts); running the
-// proxy in front of them as well halved API throughput in `npm run bench`. It sees only API paths
-// holding a percent sign, to answer the undecodable ones.
+// API and image routes get their request id from their route wrapper (lib/http/route.ts); running
+// the proxy in front of them as well halved API throughput in `npm run bench`. It sees only their
+// paths holding a percent sign, to answer the undecodable ones.
 export const config = {
-  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|images/).*)", "/api/:path(.*%.*)"],
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|images/).*)", "/api/:path(.*%.*)", "/images/:path(.*%.*)"],
 };

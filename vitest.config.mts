@@ -2,38 +2,6 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// vitest 5 prints failure details with Map.groupBy, which Node 20 lacks (Node 21+ has it):
-// without this, a failing run on Node 20 crashes the reporter instead of showing the failures.
-if (typeof (Map as { groupBy?: unknown }).groupBy !== "function") {
-  Object.defineProperty(Map, "groupBy", {
-    configurable: true,
-    writable: true,
-    value<K, T>(items: Iterable<T>, key: (item: T, index: number) => K): Map<K, T[]> {
-      const groups = new Map<K, T[]>();
-      let i = 0;
-      for (const item of items) {
-        const k = key(item, i++);
-        const group = groups.get(k);
-        if (group) group.push(item);
-        else groups.set(k, [item]);
-      }
-      return groups;
-    },
-  });
-}
-if (typeof (Object as { groupBy?: unknown }).groupBy !== "function") {
-  Object.defineProperty(Object, "groupBy", {
-    configurable: true,
-    writable: true,
-    value<T>(items: Iterable<T>, key: (item: T, index: number) => PropertyKey) {
-      const groups: Record<PropertyKey, T[]> = Object.create(null);
-      let i = 0;
-      for (const item of items) (groups[key(item, i++)] ??= []).push(item);
-      return groups;
-    },
-  });
-}
-
 // Two projects so that `vitest run tests/unit` (npm run test:unit) needs no build, database or
 // server: only the integration project has the global setup (tests/setup/global.ts), which makes
 // the run's template databases (migrated once, seeded once) and starts the built app

@@ -45,8 +45,18 @@ const Env = z
     SMTP_URL: z.url({ protocol: /^smtps?$/, error: "SMTP_URL must be an smtp:// or smtps:// URL" }).optional(),
     /** The From of sent mail; default `Marketplace <no-reply@host of PUBLIC_BASE_URL>`. */
     SMTP_FROM: z.string().trim().min(1).optional(),
-    /** `on` serves /dev/outbox in production too (it shows sign-in links: tests and demos only). */
+    /**
+     * `on` serves /dev/outbox outside development too, to signed-in marketplace admins only, and
+     * never when PUBLIC_BASE_URL is https (tests and demos).
+     */
     DEV_OUTBOX: z.enum(["on", "off"]).optional(),
+    /**
+     * Tests and demos only: `on` keeps e-mailed links (sign-in and confirmation links, a guest's
+     * order page) in clear in production too, in `outbox_emails` and in outbox mode's log line.
+     * Without it, production stores a placeholder in the body, the link encrypted until sent, and
+     * logs no link. Outside production links are always kept (how a developer signs in).
+     */
+    OUTBOX_KEEPS_LINKS: z.enum(["on", "off"]).default("off"),
     /**
      * Tests only: `on` lets the OAuth server fetch client ID metadata documents from loopback
      * addresses (127.0.0.0/8, ::1, localhost), where a test serves them. Private, link-local and
@@ -76,6 +86,12 @@ const Env = z
      * unit is accepted unchecked (the link is checked again when opened).
      */
     STOCK_PROBE_BUDGET: z.coerce.number().int().min(1).max(1_000_000).default(3),
+    /**
+     * Failed password sign-ins per account (lib/accounts/sign-in.ts): SIGN_IN_ACCOUNT_FAILURES at
+     * once, then one more every SIGN_IN_BACKOFF_SECONDS, whichever addresses they come from.
+     */
+    SIGN_IN_ACCOUNT_FAILURES: z.coerce.number().int().min(1).max(1_000).default(5),
+    SIGN_IN_BACKOFF_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   })
   .superRefine((env, ctx) => {
     if (env.ACP_WEBHOOKS !== undefined) {
@@ -112,12 +128,20 @@ export interface AppConfig {
   emailDelivery: "outbox" | "smtp";
   /** With EMAIL_DELIVERY=smtp: the server and the From address. */
   smtp?: { url: string; from: string };
-  /** Whether /dev/outbox is served: always outside production, in production only with DEV_OUTBOX=on. */
-  devOutbox: boolean;
+  /**
+   * Who /dev/outbox is served to: everyone in development (unless DEV_OUTBOX=off); outside
+   * development only signed-in admins, only with DEV_OUTBOX=on, and never on https; else nobody.
+   */
+  devOutbox: "everyone" | "admins" | "nobody";
+  /** Whether e-mailed links are stored and logged in clear (outside production, or OUTBOX_KEEPS_LINKS=on). */
+  emailLinksInClear: boolean;
   /** Tests only: client ID metadata documents may be fetched from loopback addresses. */
   oauthCimdAllowLoopback: boolean;
   /** Exact stock comparisons per listing on cart links: at once, and refilled per day. */
   stockProbeBudget: number;
+  /** Failed password sign-ins per account at once, and the wait for each one more. */
+  signInAccountFailures: number;
+  signInBackoffSeconds: number;
   /** Tests only: webhooks and platform profiles may be fetched from loopback addresses. */
   webhooksAllowLoopback: boolean;
   /** Whether this app process runs the background jobs' workers. */
@@ -149,9 +173,19 @@ export function config(): AppConfig {
       env.EMAIL_DELIVERY === "smtp"
         ? { url: env.SMTP_URL!, from: env.SMTP_FROM ?? `Marketplace <no-reply@${new URL(publicBase).hostname}>` }
         : undefined,
-    devOutbox: env.NODE_ENV !== "production" ? env.DEV_OUTBOX !== "off" : env.DEV_OUTBOX === "on",
+    devOutbox:
+      env.NODE_ENV === "development"
+        ? env.DEV_OUTBOX !== "off"
+          ? "everyone"
+          : "nobody"
+        : env.DEV_OUTBOX === "on" && !publicBase.startsWith("https:")
+          ? "admins"
+          : "nobody",
+    emailLinksInClear: env.NODE_ENV !== "production" || env.OUTBOX_KEEPS_LINKS === "on",
     oauthCimdAllowLoopback: env.OAUTH_CIMD_ALLOW_LOOPBACK === "on",
     stockProbeBudget: env.STOCK_PROBE_BUDGET,
+    signInAccountFailures: env.SIGN_IN_ACCOUNT_FAILURES,
+    signInBackoffSeconds: env.SIGN_IN_BACKOFF_SECONDS,
     webhooksAllowLoopback: env.WEBHOOKS_ALLOW_LOOPBACK === "on",
     jobsInApp: env.JOBS_WORKER === "in-app",
     acpWebhooks: env.ACP_WEBHOOKS === undefined ? [] : AcpWebhooks.parse(JSON.parse(env.ACP_WEBHOOKS)),

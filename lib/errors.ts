@@ -70,6 +70,8 @@ export const ERROR_TABLE = {
     description: "The access token is malformed, unknown, expired, revoked or issued for the other resource, or the header is not `Bearer <token>`; `WWW-Authenticate` says `error=\"invalid_token\"`.",
   },
   agent_connection_not_found: { status: 404, type: "not_found_error", description: "No live connected agent of this account has that grant id." },
+  agent_approval_not_found: { status: 404, type: "not_found_error", description: "No approval request of this account has that id (the holder's page /account/agents/approvals/{id})." },
+  agent_approval_closed: { status: 409, type: "state_error", description: "The approval request was already answered, or has expired (15 minutes after the agent asked)." },
   consent_request_gone: { status: 404, type: "not_found_error", description: "The authorization request is over (answered, expired or started in another browser)." },
   consent_already_answered: { status: 409, type: "conflict_error", description: "This authorization request was already answered." },
   consent_wrong_account: { status: 403, type: "permission_error", description: "The consent form was shown to another account than the one signed in now." },

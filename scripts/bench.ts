@@ -23,7 +23,6 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import https from "node:https";
-import { createServer } from "node:net";
 import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -38,6 +37,7 @@ import { migrate } from "@/lib/db/migrate";
 import { SearchQuery } from "@/lib/schemas/catalog";
 import { createWebhookEndpoint, deleteWebhookEndpoint, emitStoreEvents } from "@/lib/seller/webhooks";
 import { queryObject } from "@/lib/http/query";
+import { freePort } from "../tests/setup/ports";
 
 const { values: args } = parseArgs({
   options: {
@@ -100,16 +100,6 @@ async function prepareDatabase(): Promise<{ client: PrismaClient; catalog: numbe
   return { client, catalog: await countProducts() };
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
 
 const BENCH_AUTH_SECRET = "test-secret-for-session-cookies-0123456789abcdef";
 

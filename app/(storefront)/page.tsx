@@ -1,7 +1,7 @@
 import { getCategoryTree } from "@/lib/catalog/categories";
 import { searchProducts } from "@/lib/catalog/search";
 import { SearchQuery } from "@/lib/schemas/catalog";
-import { ProductCard } from "./_components/ProductCard";
+import { FIRST_ROW_CARDS, ProductCard } from "./_components/ProductCard";
 import { SearchForm } from "./_components/SearchForm";
 
 export const dynamic = "force-dynamic";
@@ -27,8 +27,8 @@ export default async function Home() {
       </ul>
       <h2>New arrivals</h2>
       <div className="results">
-        {newest.data.map((card) => (
-          <ProductCard key={card.id} card={card} />
+        {newest.data.map((card, i) => (
+          <ProductCard key={card.id} card={card} firstRow={i < FIRST_ROW_CARDS} />
         ))}
       </div>
       <p>

@@ -30,8 +30,11 @@ export function PlacedByAgent({ placedVia, inline = false }: { placedVia: "store
   );
 }
 
-/** The lines of an order (or of one store's part), as bought. */
-export function OrderLinesTable({ lines, label }: { lines: OrderLineData[]; label: string }) {
+/** A line as the table shows it: an order's line, or one of an order an agent asks the holder to approve. */
+export type ShownLine = Pick<OrderLineData, "id" | "title" | "condition" | "quantity" | "unit_price_cents" | "line_total_cents">;
+
+/** The lines of an order (or of one store's part), as bought or about to be. */
+export function OrderLinesTable({ lines, label }: { lines: ShownLine[]; label: string }) {
   return (
     <table className="stack-table order-lines" aria-label={label}>
       <thead>

@@ -1,6 +1,7 @@
 import type { db, Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { findStoreBySlug } from "@/lib/stores/status";
+import { endAllSessions } from "./sessions";
 import { addStoreOwner, type Role, upsertUserWithPassword } from "./users";
 
 type Db = Prisma.TransactionClient | ReturnType<typeof db>;
@@ -16,8 +17,9 @@ export interface CreateUserInput {
 
 /**
  * `admin -- user create`: creates the account, or resets the password (and name and role, when
- * given) of an existing one, and makes it an owner of `store`. Run it in a transaction: an
- * unknown store throws before anything is written.
+ * given) of an existing one, ending every session it has (whoever signed in with the old password
+ * is signed out), and makes it an owner of `store`. Run it in a transaction: an unknown store
+ * throws before anything is written.
  */
 export async function createOrResetUser(client: Db, input: CreateUserInput): Promise<{ id: string; created: boolean }> {
   if (input.store !== undefined && input.role === "shopper") {
@@ -28,6 +30,7 @@ export async function createOrResetUser(client: Db, input: CreateUserInput): Pro
     throw new AppError("parameter_invalid", `No store has the slug '${input.store}'.`, "store");
   }
   const user = await upsertUserWithPassword(input, client);
+  if (!user.created) await endAllSessions(user.id, client);
   if (store) await addStoreOwner(user.id, store.id, client);
   return user;
 }

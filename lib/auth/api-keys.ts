@@ -121,6 +121,13 @@ export async function listApiKeys(client: Db, storeId: string): Promise<ApiKeySu
   return rows.map(summaryOf);
 }
 
+/** One of the store's keys by its `<key_id>`, or null. */
+export async function getApiKey(client: Db, storeId: string, keyId: string): Promise<ApiKeySummary | null> {
+  if (!/^[a-z0-9]{16}$/.test(keyId)) return null;
+  const row = await client.apiKey.findFirst({ where: { keyId, storeId } });
+  return row ? summaryOf(row) : null;
+}
+
 /**
  * Revokes a key by its `<key_id>` (optionally only within one store). Revoking twice is fine;
  * an unknown key id (or another store's) returns null.

@@ -1,18 +1,20 @@
 import type { NextAuthOptions } from "next-auth";
-import { getServerSession } from "next-auth";
-import { encode } from "next-auth/jwt";
+import { decode, encode } from "next-auth/jwt";
 import { cookies } from "next/headers";
 import type { NextResponse } from "next/server";
 import { cache } from "react";
 import type { Role } from "@/lib/accounts/users";
 import { config, publicBaseUrl } from "@/lib/config";
+import { endAllSessions } from "@/lib/accounts/sessions";
 import { db } from "@/lib/db";
 
 /**
  * Sessions: next-auth v4 with the JWT strategy. The cookie holds a signed and encrypted JWT
- * (next-auth's own `encode`, keyed by AUTH_SECRET) whose `sub` is the user id; nothing else about
- * the user is trusted from it: `getSessionUser` re-reads the row, so a role change or a deleted
- * account takes effect on the next request.
+ * (next-auth's own `encode`, keyed by AUTH_SECRET) whose `sub` is the user id and `sid` the id of
+ * a `sessions` row; nothing else about the user is trusted from it: `getSessionUser` re-reads the
+ * user through its live session row (one indexed join), so a role change, a deleted account or an
+ * ended session (sign-out, "End all sessions", an operator's password reset) takes effect on
+ * the next request, even for someone holding a copy of the cookie.
  *
  * Why our own form posts instead of next-auth's sign-in endpoints: the pages must work without
  * JavaScript, and each way in (password, register, e-mail link) must also rate-limit, refuse
@@ -20,8 +22,9 @@ import { db } from "@/lib/db";
  * /signin, /register, /signin/link and /signout are plain HTML form posts to our route handlers
  * (lib/http/form.ts), which verify the person and then call `startSession` / `endSession`. The
  * cookie they write is exactly the one next-auth writes (name, encoding, attributes), so
- * `getServerSession` and next-auth's own /api/auth/session, /api/auth/csrf and
- * /api/auth/signout (mounted at app/api/auth/[...nextauth]) read and clear it as theirs.
+ * next-auth's own /api/auth/session, /api/auth/csrf and /api/auth/signout (mounted at
+ * app/api/auth/[...nextauth]) read and clear it as theirs; its session callback and sign-out
+ * event consult and end the same rows.
  */
 
 export interface SessionUser {
@@ -72,20 +75,55 @@ export const authOptions: NextAuthOptions = {
     return secureCookies();
   },
   callbacks: {
-    // The session next-auth reports carries the user id only; everything else comes from the row.
-    session: ({ session, token }) => ({ expires: session.expires, user: { id: token.sub } }) as typeof session,
+    // The session next-auth reports carries the user id only, and only while its row is live.
+    session: async ({ session, token }) => {
+      const live = (await userOfToken(token)) !== null;
+      return (live ? { expires: session.expires, user: { id: token.sub } } : { expires: session.expires }) as typeof session;
+    },
+  },
+  events: {
+    // next-auth's own /api/auth/signout ends the row as /signout does.
+    signOut: async ({ token }) => {
+      if (isUuid(token?.sid)) await db().session.deleteMany({ where: { id: token.sid } });
+    },
   },
 };
 
+function isUuid(value: unknown): value is string {
+  return typeof value === "string" && UUID.test(value);
+}
+
+/** The user of a decoded session token, through its live session row; null for anything else. */
+async function userOfToken(token: { sub?: unknown; sid?: unknown } | null): Promise<SessionUser | null> {
+  if (!token || !isUuid(token.sub) || !isUuid(token.sid)) return null;
+  const row = await db().session.findFirst({
+    where: { id: token.sid, userId: token.sub, expiresAt: { gt: new Date() } },
+    select: { user: { select: { id: true, email: true, name: true, role: true } } },
+  });
+  return row?.user ?? null;
+}
+
+/** The session cookie of this request, decoded (signature and encryption checked); null without one. */
+async function currentToken() {
+  // Without the cookie there is nothing to decode (most visitors). Reading the cookies also marks
+  // the page as rendered per request.
+  const value = (await cookies()).get(sessionCookieName())?.value;
+  if (!value) return null;
+  try {
+    return await decode({ token: value, secret: config().authSecret });
+  } catch {
+    return null;
+  }
+}
+
+/** The id of this request's live session (the `sessions` row its cookie names), or null. */
+export async function currentSessionId(): Promise<string | null> {
+  const token = await currentToken();
+  return (await userOfToken(token)) ? (token!.sid as string) : null;
+}
+
 async function readSessionUser(): Promise<SessionUser | null> {
-  // Without the cookie there is nothing to decode (most visitors): answer before next-auth reads
-  // its options. Reading the cookies also marks the page as rendered per request.
-  const jar = await cookies();
-  if (!jar.has(sessionCookieName()) && !jar.has(`${sessionCookieName()}.0`)) return null;
-  const session = await getServerSession(authOptions);
-  const id = (session?.user as { id?: unknown } | undefined)?.id;
-  if (typeof id !== "string" || !UUID.test(id)) return null;
-  return db().user.findUnique({ where: { id }, select: { id: true, email: true, name: true, role: true } });
+  return userOfToken(await currentToken());
 }
 
 /**
@@ -94,13 +132,27 @@ async function readSessionUser(): Promise<SessionUser | null> {
  */
 export const getSessionUser: () => Promise<SessionUser | null> = cache(readSessionUser);
 
-/** Signs `userId` in: sets next-auth's session cookie (HttpOnly, SameSite=Lax, Secure on https). */
+/**
+ * Signs `userId` in: a new session row (the account's expired ones are removed on the way) and
+ * next-auth's session cookie naming it (HttpOnly, SameSite=Lax, Secure on https).
+ */
 export async function startSession(response: NextResponse, userId: string): Promise<void> {
-  const token = await encode({ token: { sub: userId }, secret: config().authSecret, maxAge: MAX_AGE_SECONDS });
+  const now = new Date();
+  await db().session.deleteMany({ where: { userId, expiresAt: { lte: now } } });
+  const row = await db().session.create({ data: { userId, expiresAt: new Date(now.getTime() + MAX_AGE_SECONDS * 1000) }, select: { id: true } });
+  const token = await encode({ token: { sub: userId, sid: row.id }, secret: config().authSecret, maxAge: MAX_AGE_SECONDS });
   response.cookies.set(sessionCookieName(), token, { ...sessionCookieOptions(), maxAge: MAX_AGE_SECONDS });
 }
 
-/** Signs out: clears the session cookie. */
-export function endSession(response: NextResponse): void {
+/**
+ * Signs out: ends this request's session (its row; with `everywhere`, every session of its
+ * account) and clears the cookie.
+ */
+export async function endSession(response: NextResponse, { everywhere = false } = {}): Promise<void> {
+  const token = await currentToken();
+  // Only a live session may end its account's others.
+  const user = await userOfToken(token);
+  if (user && everywhere) await endAllSessions(user.id);
+  else if (user) await db().session.deleteMany({ where: { id: token!.sid as string } });
   response.cookies.set(sessionCookieName(), "", { ...sessionCookieOptions(), maxAge: 0 });
 }

@@ -17,10 +17,13 @@ export async function signedIn(request: { cookies: { get(name: string): { value:
   return response;
 }
 
-/** Signs out and goes home; the account's cart stays with the account. */
-export function signedOut(): NextResponse {
+/**
+ * Signs out (this session, or with `everywhere` every session of the account, on every device)
+ * and goes home; the account's cart stays with the account.
+ */
+export async function signedOut({ everywhere = false } = {}): Promise<NextResponse> {
   const response = seeOther("/");
-  endSession(response);
+  await endSession(response, { everywhere });
   return response;
 }
 

@@ -16,14 +16,15 @@ export interface AgentBuyer {
  * default address and paid with their default payment method. Agentic checkout's rules (the
  * marketplace's and the holder's switches, the limits, the `checkout` scope) are placeOrder's,
  * inside its transaction. `checkoutToken` makes a retry answer the order already placed
- * (`checkoutTokenFor`).
+ * (`checkoutTokenFor`). With `askHolder` (an agent that can send its person to a page of ours), a
+ * refusal the holder could lift is an `ApprovalNeeded` (lib/agents/approvals.ts).
  */
-export async function buyerCheckout(agent: AgentBuyer, body: CheckoutRequestData, checkoutToken: string): Promise<OrderData> {
+export async function buyerCheckout(agent: AgentBuyer, body: CheckoutRequestData, checkoutToken: string, askHolder = false): Promise<OrderData> {
   const placed = await placeOrder({
     buyer: { userId: agent.userId },
     source: body.lines ? { lines: body.lines } : { cart: { userId: agent.userId } },
     placedVia: "agent",
-    agent: { grantId: agent.grantId, scopes: agent.scopes },
+    agent: { grantId: agent.grantId, scopes: agent.scopes, ...(askHolder ? { askHolder } : {}) },
     checkoutToken,
     expectedTotalCents: body.expected_total_cents,
   });

@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import { logEvent } from "@/lib/log";
 import type { Db } from "@/lib/orders/common";
 import type { Tx } from "./types";
-import { cardDigits, defaultProvider, passesLuhn, providerOf, type PaymentProvider, type PaymentSource } from "@/lib/payments";
+import { cardDigits, defaultProvider, findProvider, passesLuhn, type PaymentProvider, type PaymentSource } from "@/lib/payments";
 
 /**
  * Step "charge", with the compensation that undoes it (`endAttempt`).
@@ -42,7 +42,12 @@ export async function savedPayer(userId: string | null, client: Db = db()): Prom
       "payment_method",
     );
   }
-  return { provider: providerOf(method.provider), source: { kind: "saved", provider: method.provider, providerRef: method.provider_ref, last4: method.last4 } };
+  const provider = findProvider(method.provider);
+  // A card saved with a provider the marketplace no longer has cannot be charged: declined, as a card would be.
+  if (!provider) {
+    throw new AppError("payment_declined", `The saved payment method ending in ${method.last4} can no longer be charged here; choose or add another on /account.`, "payment_method");
+  }
+  return { provider, source: { kind: "saved", provider: method.provider, providerRef: method.provider_ref, last4: method.last4 } };
 }
 
 /**

@@ -68,7 +68,7 @@ const TX_OPTIONS = { maxWait: 30_000, timeout: 20_000 };
 
 /** Steps 2 to 7 on a locked open session. `onAttempt` hears the charge's answer. */
 async function completeLocked(tx: Tx, session: SessionRow, attempt: Attempting, onAttempt: (a: Attempt) => void): Promise<Completed> {
-  const gate = attempt.agent ? await openAgentGate(tx, attempt.buyer.userId!) : null;
+  const gate = attempt.agent ? await openAgentGate(tx, attempt.buyer.userId!, attempt.agent) : null;
 
   const lines = await sessionLines(tx, session, true);
   if (lines.length === 0) throw new AppError("cart_empty", "There is nothing to buy: the cart is empty.");
@@ -82,7 +82,7 @@ async function completeLocked(tx: Tx, session: SessionRow, attempt: Attempting, 
   const quote = await priceLines(tx, lines, attempt.address.country);
   const blocked = quote.lines.find((l) => !l.purchasable);
   if (blocked) throw lineRefusal(blocked);
-  if (gate) await gate.checkTotal(quote.total_cents, attempt.agent!);
+  if (gate) await gate.checkTotal(quote);
   if (attempt.expectedTotalCents !== undefined && attempt.expectedTotalCents !== quote.total_cents) {
     throw new AppError(
       "total_changed",

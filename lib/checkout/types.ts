@@ -23,6 +23,11 @@ export type Buyer = { userId: string } | { email: string };
 export interface AgentCaller {
   grantId: string;
   scopes: readonly string[];
+  /**
+   * The agent can send its person to a page of ours (the agent MCP server's URL elicitation): a
+   * refusal the holder could lift is an `ApprovalNeeded` (lib/agents/approvals.ts).
+   */
+  askHolder?: boolean;
 }
 
 /** A store's part of a placed order, as the confirmation page and e-mail show it. */

@@ -1,13 +1,15 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { config } from "@/lib/config";
 import { db } from "@/lib/db";
+import { unseal } from "@/lib/keys";
 import { logEvent } from "@/lib/log";
+import { LINK_PLACEHOLDER, LINK_SEAL } from "./send";
 
 /**
  * One attempt at sending an e-mail (an `email` job, after the transaction that wrote it
- * committed). Outbox mode writes the JSON line a developer signs in with; smtp mode hands the
- * message to SMTP_URL's server and logs neither link nor body (a sign-in link is a secret once
- * it leaves the machine). A failure is recorded on the row and thrown, so the queue retries it;
+ * committed). Outbox mode writes the JSON line a developer signs in with (its link only where
+ * links are kept in clear: never in production); smtp mode hands the message to SMTP_URL's server
+ * and logs neither link nor body (a sign-in link is a secret once it leaves the machine). A failure is recorded on the row and thrown, so the queue retries it;
  * the last one marks the row `failed`. A message sent whose row could not then be marked is sent
  * again on the retry: at least once.
  */
@@ -15,12 +17,18 @@ export async function deliverEmail(id: string, { lastAttempt }: { lastAttempt: b
   const email = await db().outboxEmail.findUnique({ where: { id } });
   if (!email || email.status !== "queued") return;
   const { smtp } = config();
+  // A sealed link goes back into the text only on its way to the SMTP server, and is dropped once
+  // the message is sent or failed for good.
+  const text = email.linkSealed ? email.body.replaceAll(LINK_PLACEHOLDER, unseal(LINK_SEAL, email.linkSealed)) : email.body;
   try {
-    if (smtp) await transport(smtp.url).sendMail({ from: smtp.from, to: email.toAddress, subject: email.subject, text: email.body });
-    await db().outboxEmail.update({ where: { id }, data: { status: "sent", attempts: { increment: 1 }, lastError: null, sentAt: now } });
+    if (smtp) await transport(smtp.url).sendMail({ from: smtp.from, to: email.toAddress, subject: email.subject, text });
+    await db().outboxEmail.update({ where: { id }, data: { status: "sent", attempts: { increment: 1 }, lastError: null, sentAt: now, linkSealed: null } });
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
-    await db().outboxEmail.update({ where: { id }, data: { status: lastAttempt ? "failed" : "queued", attempts: { increment: 1 }, lastError: error } });
+    await db().outboxEmail.update({
+      where: { id },
+      data: { status: lastAttempt ? "failed" : "queued", attempts: { increment: 1 }, lastError: error, ...(lastAttempt ? { linkSealed: null } : {}) },
+    });
     // Servers often quote the recipient in their answer: the log names no address.
     logEvent(lastAttempt ? "error" : "warn", lastAttempt ? "email failed for good" : "email failed; it will be retried", {
       email: id,

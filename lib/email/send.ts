@@ -1,15 +1,27 @@
 import { inTx, type Db } from "@/lib/accounts/tx";
+import { config } from "@/lib/config";
 import { db, type Prisma } from "@/lib/db";
 import { QUEUES, sendInTransaction } from "@/lib/jobs/queue";
+import { seal } from "@/lib/keys";
 
 export interface Email {
   to: string;
   subject: string;
   /** Plain text. */
   text: string;
-  /** The one link the message exists for (a sign-in link), repeated in outbox mode's log line. */
+  /**
+   * The one link the message exists for, a bearer secret (a sign-in or confirmation link, a
+   * guest's order page): repeated in outbox mode's log line, and in production kept out of the
+   * stored body and every log line (see `sendEmail`).
+   */
   link?: string;
 }
+
+/** What a stored body holds where its link was, in production. */
+export const LINK_PLACEHOLDER = "[link sent by e-mail only]";
+
+/** Purpose of the key that seals links until they are sent (lib/keys.ts). */
+export const LINK_SEAL = "email-links";
 
 /**
  * Sends an e-mail after commit. The message is kept in `outbox_emails` and an `email` job is sent
@@ -19,13 +31,25 @@ export interface Email {
  *
  * Where it goes is EMAIL_DELIVERY's: `outbox` (the default, development) sends nothing off the
  * machine: the job logs one JSON line with the link on stdout, which is how a developer signs in,
- * and /dev/outbox lists the rows. `smtp` sends it through SMTP_URL with nodemailer (the
- * maintained SMTP client for Node, as the issue asks), retried with backoff, and logs no link.
+ * and /dev/outbox lists the rows. `smtp` sends it through SMTP_URL with nodemailer, retried with
+ * backoff, and logs no link.
+ *
+ * A link is a bearer secret: in production (unless OUTBOX_KEEPS_LINKS=on, for tests and demos)
+ * the stored body holds LINK_PLACEHOLDER where the link was, the link itself is kept only
+ * encrypted (`link_sealed`) until the message is sent or fails for good, and no log line holds
+ * it, so neither the logs nor a copy of the table sign anyone in.
  */
 export async function sendEmail(email: Email, tx?: Prisma.TransactionClient): Promise<void> {
   await inTx(tx, async (tx) => {
+    const inClear = config().emailLinksInClear || !email.link;
     const row = await tx.outboxEmail.create({
-      data: { toAddress: email.to, subject: email.subject, body: email.text, link: email.link ?? null },
+      data: {
+        toAddress: email.to,
+        subject: email.subject,
+        body: inClear ? email.text : email.text.replaceAll(email.link!, LINK_PLACEHOLDER),
+        link: inClear ? (email.link ?? null) : null,
+        linkSealed: inClear ? null : seal(LINK_SEAL, email.link!),
+      },
       select: { id: true },
     });
     await sendInTransaction(tx, QUEUES.email.name, { email: row.id });

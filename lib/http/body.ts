@@ -49,6 +49,8 @@ export function validateJson<S extends z.ZodType>(schema: S, raw: unknown): z.ou
   const param = paramName(issue.path);
   // Absent, whatever the field's type: a string, a number, one of an enum's values.
   const missing = (issue.code === "invalid_type" || issue.code === "invalid_value" || issue.code === "invalid_union") && readAt(raw, issue.path) === undefined;
+  // None of several alternatives (lib/schemas/one-of.ts): the message names them all.
+  if (issue.code === "custom" && issue.params?.missing === true) throw new AppError("parameter_missing", `Missing required field: ${issue.message}.`, param);
   throw new AppError(
     missing ? "parameter_missing" : "parameter_invalid",
     missing ? `Missing required field '${param}'.` : `Invalid '${param}': ${issue.message}.`,

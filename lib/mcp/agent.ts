@@ -6,6 +6,8 @@ import { readBodyBytes } from "@/lib/http/body";
 import { pipeline, type RequestCtx } from "@/lib/http/pipeline";
 import { observe } from "@/lib/http/policies/observe";
 import { readYourWrites } from "@/lib/http/policies/read-your-writes";
+import { RESOURCES } from "@/lib/oauth/resources";
+import { withDeprecatedAliases } from "./deprecations";
 import { serveMcp } from "./handler";
 import { agentInstructions } from "./instructions";
 import type { McpSurface } from "./server";
@@ -15,12 +17,15 @@ import { AGENT_TOOLS } from "./tools/agent";
 export const AGENT_SURFACE: McpSurface = {
   name: "marketplace-agent",
   title: "Marketplace for agents",
+  description: "The catalog tools plus an account holder's cart, checkout, orders and returns (OAuth 2.1).",
+  path: RESOURCES.agent_mcp.path,
+  resource: "agent_mcp",
   instructions: agentInstructions,
-  tools: AGENT_TOOLS,
+  tools: withDeprecatedAliases(AGENT_TOOLS),
   cacheScope: "private",
 };
 
-const TOOL_SCOPES = new Map(AGENT_TOOLS.map((tool) => [tool.name, tool.scopes ?? []]));
+const TOOL_SCOPES = new Map(AGENT_SURFACE.tools.map((tool) => [tool.name, tool.scopes ?? []]));
 
 /**
  * The tools a JSON-RPC body calls (one message, or a batch of them). A body that is not JSON, or
@@ -66,6 +71,7 @@ async function serveAgent(ctx: RequestCtx): Promise<Response> {
       requestId: ctx.requestId,
       noteError: (code) => (ctx.failure = code),
       caller: { principal },
+      protocolVersion: ctx.request.headers.get("mcp-protocol-version"),
       escalate: (error) => {
         if (error.code !== "scope_missing" || !error.requiredScopes) return false;
         escalated = error;

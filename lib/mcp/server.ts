@@ -2,9 +2,15 @@ import { McpServer } from "@modelcontextprotocol/server";
 import { absoluteUrl } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { errorOf } from "@/lib/http/errors";
+import type { ResourceName } from "@/lib/oauth/resources";
+import { withDeprecatedAliases } from "./deprecations";
+import { askForApproval, elicitationModeOf, HolderApprovalRequired } from "./elicitation";
 import { serverInstructions } from "./instructions";
 import { PUBLIC_TOOLS } from "./tools/public";
 import type { ToolCaller, ToolDefinition, ToolResult } from "./tools/types";
+
+/** The servers' `serverInfo.version`, also their server cards' version. */
+export const MCP_SERVER_VERSION = "1.0.0";
 
 const CACHE_HINT = { ttlMs: 300_000, cacheScope: "public" } as const;
 
@@ -16,6 +22,8 @@ export interface McpRequestContext {
   noteError: (code: string) => void;
   /** The caller (the agent's token on the agent server). */
   caller?: ToolCaller;
+  /** The request's `MCP-Protocol-Version` header: a 2025-era call's revision (lib/mcp/elicitation.ts). */
+  protocolVersion?: string | null;
   /**
    * A failure the HTTP request must answer itself instead of a tool error (the agent server: a
    * missing scope the domain found is an HTTP 403); true when taken.
@@ -27,6 +35,12 @@ export interface McpRequestContext {
 export interface McpSurface {
   name: string;
   title: string;
+  /** One line (at most 100 characters: the server card's limit). */
+  description: string;
+  /** The streamable HTTP endpoint's path. */
+  path: string;
+  /** The OAuth protected resource guarding the endpoint; none for an open server. */
+  resource?: ResourceName;
   instructions: () => string;
   tools: readonly ToolDefinition[];
   cacheScope: "public" | "private";
@@ -36,8 +50,10 @@ export interface McpSurface {
 export const PUBLIC_SURFACE: McpSurface = {
   name: "marketplace",
   title: "Marketplace catalog",
+  description: "Search the public catalog, read products and categories, and make cart links.",
+  path: "/api/mcp/mcp",
   instructions: serverInstructions,
-  tools: PUBLIC_TOOLS,
+  tools: withDeprecatedAliases(PUBLIC_TOOLS),
   cacheScope: "public",
 };
 
@@ -55,7 +71,7 @@ export function resultBody(result: ToolResult, requestId: string): Record<string
 export function createMcpServer(context: McpRequestContext, surface: McpSurface = PUBLIC_SURFACE): McpServer {
   const hint = { ...CACHE_HINT, cacheScope: surface.cacheScope };
   const server = new McpServer(
-    { name: surface.name, title: surface.title, version: "1.0.0", websiteUrl: absoluteUrl("/") },
+    { name: surface.name, title: surface.title, description: surface.description, version: MCP_SERVER_VERSION, websiteUrl: absoluteUrl("/") },
     {
       // Tools never change while a server runs, so there is nothing to subscribe to.
       capabilities: { tools: { listChanged: false } },
@@ -76,13 +92,18 @@ export function createMcpServer(context: McpRequestContext, surface: McpSurface 
         outputSchema: tool.outputSchema,
         annotations: tool.annotations,
       },
-      async (args) => {
+      async (args, ctx) => {
+        const called: ToolCaller = { ...caller, elicitation: elicitationModeOf(ctx, context.protocolVersion ?? null) };
         try {
-          const result = await tool.run(args, caller);
+          const result = await tool.run(args, called);
           const body = resultBody(result, context.requestId);
           const text = [...(result.notes ?? []), tool.text(body as unknown as ToolResult)].join("\n");
           return { content: [{ type: "text", text }], structuredContent: body };
         } catch (err) {
+          if (err instanceof HolderApprovalRequired && called.elicitation) {
+            context.noteError(err.code);
+            return askForApproval(err, called.elicitation);
+          }
           if (err instanceof AppError && context.escalate?.(err)) throw err;
           const { body } = errorOf(err, context.requestId);
           context.noteError(body.error.code);

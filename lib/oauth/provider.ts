@@ -6,6 +6,7 @@ import { derivedKey } from "@/lib/keys";
 import { db } from "@/lib/db";
 import { logEvent } from "@/lib/log";
 import { PrismaOAuthAdapter } from "./adapter";
+import { rotateAfterResourceCheck } from "./refresh";
 import { CIMD_MAX_BYTES, guardedFetch } from "./cimd-fetch";
 import { DEFAULT_RESOURCE, issuer, OAUTH_MOUNT, resourceNamed, resourceUrl } from "./resources";
 
@@ -51,6 +52,15 @@ async function findAccount(_ctx: KoaContextWithOIDC, sub: string) {
 
 function configuration(): Configuration {
   const buyerScope = BUYER_SCOPES.join(" ");
+  const resourceIndicators = {
+    defaultResource: () => resourceUrl(DEFAULT_RESOURCE),
+    getResourceServerInfo: (_ctx: KoaContextWithOIDC, indicator: string) => {
+      // The route rewrote a recognised indicator to its exact URL; anything else names no resource.
+      const name = resourceNamed(indicator);
+      if (!name || resourceUrl(name) !== indicator) throw new errors.InvalidTarget();
+      return { audience: resourceUrl(name), scope: buyerScope, accessTokenFormat: "opaque" as const, accessTokenTTL: TTL.AccessToken };
+    },
+  };
   return {
     adapter: PrismaOAuthAdapter,
     findAccount,
@@ -96,7 +106,8 @@ function configuration(): Configuration {
     // token, or reusing a rotated-out one, ends the Grant by default.)
     revokeGrantPolicy: () => true,
     issueRefreshToken: (_ctx, client) => client.grantTypeAllowed("refresh_token"),
-    rotateRefreshToken: true,
+    // Every refresh rotates; the resource is checked before the old token is spent (lib/oauth/refresh.ts).
+    rotateRefreshToken: rotateAfterResourceCheck(resourceIndicators),
     ttl: {
       AuthorizationCode: TTL.AuthorizationCode,
       AccessToken: TTL.AccessToken,
@@ -123,17 +134,7 @@ function configuration(): Configuration {
         enabled: true,
         ack: "draft-02",
       },
-      resourceIndicators: {
-        enabled: true,
-        defaultResource: () => resourceUrl(DEFAULT_RESOURCE),
-        useGrantedResource: () => true,
-        getResourceServerInfo: (_ctx, indicator) => {
-          // The route rewrote a recognised indicator to its exact URL; anything else names no resource.
-          const name = resourceNamed(indicator);
-          if (!name || resourceUrl(name) !== indicator) throw new errors.InvalidTarget();
-          return { audience: resourceUrl(name), scope: buyerScope, accessTokenFormat: "opaque", accessTokenTTL: TTL.AccessToken };
-        },
-      },
+      resourceIndicators: { enabled: true, useGrantedResource: () => true, ...resourceIndicators },
     },
     renderError: (ctx, out) => {
       ctx.type = "html";

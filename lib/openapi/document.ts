@@ -3,6 +3,7 @@ import { ERROR_TABLE, ERROR_TYPES, type ErrorCode } from "@/lib/errors";
 import { API_KEY_SCHEME } from "@/lib/http/access";
 import type { Endpoint } from "@/lib/http/describe";
 import { IDEMPOTENCY_HEADER } from "@/lib/http/policies/idempotency";
+import { RejectedLine } from "@/lib/schemas/cart";
 import { z } from "@/lib/schemas/zod";
 
 /**
@@ -46,8 +47,35 @@ export function errorCodesOf(endpoint: Endpoint): ErrorCode[] {
   return (Object.keys(ERROR_TABLE) as ErrorCode[]).filter((code) => codes.has(code));
 }
 
-/** The error envelope whose `code` is one of `codes` (and `type` one of their types). */
-export function errorEnvelope(codes: readonly ErrorCode[], extra: Record<string, z.ZodType> = {}) {
+/**
+ * Fields an error of some codes carries beside the envelope's own (an AppError's `extra`), each
+ * with the codes that carry it.
+ */
+const ERROR_EXTRA_FIELDS: Record<string, { codes: readonly ErrorCode[]; schema: () => z.ZodType }> = {
+  listing_id: {
+    codes: ["insufficient_stock", "listing_unavailable"],
+    schema: () => z.string().optional().openapi({ description: "`insufficient_stock`, `listing_unavailable`: the offer of the refused line." }),
+  },
+  total_cents: {
+    codes: ["total_changed"],
+    schema: () => z.number().int().optional().openapi({ description: "`total_changed`: the total now, in cents." }),
+  },
+  rejected: {
+    codes: ["no_purchasable_lines"],
+    schema: () => z.array(RejectedLine).optional().openapi({ description: "`no_purchasable_lines`: every line and why it was left out." }),
+  },
+};
+
+/**
+ * The error envelope whose `code` is one of `codes` (and `type` one of their types), with the
+ * extra fields those codes carry.
+ */
+export function errorEnvelope(codes: readonly ErrorCode[]) {
+  const extra = Object.fromEntries(
+    Object.entries(ERROR_EXTRA_FIELDS)
+      .filter(([, field]) => field.codes.some((code) => codes.includes(code)))
+      .map(([name, field]) => [name, field.schema()]),
+  );
   const types = ERROR_TYPES.filter((type) => codes.some((code) => ERROR_TABLE[code].type === type));
   return z
     .object({

@@ -55,7 +55,7 @@ export interface BuyerOrder {
   returnable_until: string | null;
   /** Whether a return may be requested now (delivered, within the window). */
   return_window_open: boolean;
-  /** Per line id: how many units a new return may still hold (bought minus non-rejected returns). */
+  /** Per line id: how many units a new return may still hold (bought minus non-rejected returns; none of a cancelled part). */
   returnable_quantities: Record<string, number>;
 }
 
@@ -78,7 +78,6 @@ export async function getBuyerOrder(client: Db, userId: string, ref: string): Pr
   ]);
   const storeOf = new Map(row.parts.map((p) => [p.storeId, p.store]));
   const parts = [...row.parts].sort((a, b) => firstPosition(a) - firstPosition(b));
-  const lines = parts.flatMap((p) => p.lines);
   const until = returnableUntil(row.status, row.deliveredAt);
   return {
     order: toOrder(row),
@@ -99,7 +98,9 @@ export async function getBuyerOrder(client: Db, userId: string, ref: string): Pr
     returns: returns.map(toReturn),
     returnable_until: until?.toISOString() ?? null,
     return_window_open: until !== null && Date.now() <= until.getTime(),
-    returnable_quantities: Object.fromEntries(lines.map((l) => [l.id, Math.max(0, l.quantity - (returned.get(l.id) ?? 0))])),
+    returnable_quantities: Object.fromEntries(
+      parts.flatMap((p) => p.lines.map((l) => [l.id, p.status === "cancelled" ? 0 : Math.max(0, l.quantity - (returned.get(l.id) ?? 0))])),
+    ),
   };
 }
 

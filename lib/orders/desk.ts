@@ -1,5 +1,6 @@
 import type { Prisma } from "@/lib/db";
 import type { OrderLineData, OrderStatusValue, ShippingAddressData } from "@/lib/schemas/orders";
+import type { CancelReason } from "@/lib/schemas/seller/orders";
 import { afterCursor, NEWEST_FIRST, orderNotFound, orderRefWhere, pageOf, type Db, type ListQuery, type Page } from "./common";
 import { toOrderLine } from "./shape";
 
@@ -20,6 +21,9 @@ export interface DeskPart {
   tracking_number: string | null;
   shipped_at: string | null;
   delivered_at: string | null;
+  cancelled_at: string | null;
+  cancel_reason: CancelReason | null;
+  refund_cents: number | null;
 }
 
 export interface DeskOrder {
@@ -66,6 +70,9 @@ function toDeskOrder(row: DeskRow): DeskOrder {
       tracking_number: p.trackingNumber,
       shipped_at: p.shippedAt?.toISOString() ?? null,
       delivered_at: p.deliveredAt?.toISOString() ?? null,
+      cancelled_at: p.cancelledAt?.toISOString() ?? null,
+      cancel_reason: p.cancelReason as CancelReason | null,
+      refund_cents: p.refundCents,
     })),
   };
 }

@@ -3,15 +3,17 @@ import { Prisma } from "@/lib/db";
 import { sendEmail } from "@/lib/email/send";
 import { AppError } from "@/lib/errors";
 import type { OrderStatusValue } from "@/lib/schemas/orders";
-import { CARRIER_MAX, TRACKING_NUMBER_MAX } from "@/lib/schemas/seller/orders";
+import { CANCEL_REASONS, CARRIER_MAX, TRACKING_NUMBER_MAX, type CancelReason } from "@/lib/schemas/seller/orders";
 import { emitStoreEvents } from "@/lib/seller/webhooks/events";
 import { queueOrderEvents } from "@/lib/webhooks/outbox";
+import { cancelPartEffects } from "./cancel";
 import { orderNotFound, orderRefWhere, type Db } from "./common";
 
 /**
- * Fulfilment: each store ships and delivers its own part of an order, and the order's status
- * follows its parts: `shipped` once every part is shipped or delivered, `delivered` once every
- * part is delivered (then `orders.delivered_at` is set), else `placed`. Every move writes an
+ * Fulfilment: each store ships and delivers its own part of an order, or cancels it while it is
+ * placed, and the order's status follows its parts (cancelled ones aside): `shipped` once every
+ * part is shipped or delivered, `delivered` once every part is delivered (then
+ * `orders.delivered_at` is set), `cancelled` once every part is, else `placed`. Every move writes an
  * `order_events` row (the part's, and the order's own when its status changes) and bumps
  * `updated_at`.
  *
@@ -85,7 +87,12 @@ function orderStatusOf(parts: readonly { status: OrderStatusValue }[]): OrderSta
   return "placed";
 }
 
-type Move = { storeId: string; to: "shipped"; trackingNumber: string | null; carrier: string | null } | { storeId: string; to: "delivered" };
+type Move =
+  | { storeId: string; to: "shipped"; trackingNumber: string | null; carrier: string | null }
+  | { storeId: string; to: "delivered" }
+  | { storeId: string; to: "cancelled"; reason: CancelReason };
+
+const EVENT_OF = { shipped: "order_part.shipped", delivered: "order_part.delivered", cancelled: "order.canceled" } as const;
 
 /** Applies part moves to a locked order, then moves the order itself when its parts say so. */
 async function applyMoves(tx: Db, order: LockedOrder, parts: LockedPart[], moves: Move[]): Promise<OrderStatusValue> {
@@ -101,6 +108,14 @@ async function applyMoves(tx: Db, order: LockedOrder, parts: LockedPart[], moves
         data: { orderId: order.id, storeId: move.storeId, status: "shipped", note: trackingNote(move), createdAt: now },
       });
       await sendEmail(shippedEmail(order, part.store_name, move), tx);
+    } else if (move.to === "cancelled") {
+      const refund = await cancelPartEffects(tx, order, move.storeId, part.store_name, move.reason, now);
+      await tx.orderStore.update({
+        where: { orderId_storeId: { orderId: order.id, storeId: move.storeId } },
+        data: { status: "cancelled", cancelledAt: now, cancelReason: move.reason, ...refund },
+      });
+      const note = `Refunded ${(refund.refundCents / 100).toFixed(2)}`;
+      await tx.orderEvent.create({ data: { orderId: order.id, storeId: move.storeId, status: "cancelled", note, createdAt: now } });
     } else {
       await tx.orderStore.update({
         where: { orderId_storeId: { orderId: order.id, storeId: move.storeId } },
@@ -117,17 +132,19 @@ async function applyMoves(tx: Db, order: LockedOrder, parts: LockedPart[], moves
     data: { updatedAt: now, ...(changed ? { status, ...(status === "delivered" ? { deliveredAt: now } : {}) } : {}) },
   });
   if (changed) await tx.orderEvent.create({ data: { orderId: order.id, storeId: null, status, createdAt: now } });
-  for (const move of moves) await emitStoreEvents(tx, move.to === "shipped" ? "order_part.shipped" : "order_part.delivered", [{ storeId: move.storeId, id: order.id }], now);
+  for (const move of moves) await emitStoreEvents(tx, EVENT_OF[move.to], [{ storeId: move.storeId, id: order.id }], now);
   // The platform that placed it through a commerce protocol (always an agent's order) hears of the move.
   if (order.placed_via === "agent") await queueOrderEvents(tx, [order.id], "order_update");
   return status;
 }
 
-function refused(order: LockedOrder, part: LockedPart, wanted: "shipped" | "delivered"): AppError {
+function refused(order: LockedOrder, part: LockedPart, wanted: "shipped" | "delivered" | "cancelled"): AppError {
   const why =
     wanted === "delivered" && part.status === "placed"
       ? "mark it shipped first"
-      : `it can be marked ${wanted} only when it is ${wanted === "shipped" ? "placed" : "shipped"}`;
+      : wanted === "cancelled"
+        ? "only a part that has not shipped can be cancelled"
+        : `it can be marked ${wanted} only when it is ${wanted === "shipped" ? "placed" : "shipped"}`;
   return new AppError("order_transition_invalid", `This store's part of order ${order.number} is ${part.status}: ${why}.`);
 }
 
@@ -161,6 +178,28 @@ export async function deliverPart(tx: Db, storeId: string, ref: string): Promise
   if (part.status !== "shipped") throw refused(order, part, "delivered");
   const status = await applyMoves(tx, order, parts, [{ storeId, to: "delivered" }]);
   return { order_id: order.id, number: order.number, part_status: "delivered", order_status: status };
+}
+
+/** A cancel reason as sent: one of CANCEL_REASONS, else `parameter_invalid` naming `reason`. */
+export function checkCancelReason(value: unknown): CancelReason {
+  if (typeof value === "string" && (CANCEL_REASONS as readonly string[]).includes(value)) return value as CancelReason;
+  if (value === undefined || value === "") throw new AppError("parameter_missing", "Choose why you cancel.", "reason");
+  throw new AppError("parameter_invalid", `Invalid 'reason': must be one of ${CANCEL_REASONS.join(", ")}.`, "reason");
+}
+
+/**
+ * The store cancels its part of the order while it is placed: the units go back on the shelf, the
+ * buyer is refunded the part's lines and shipping charge and is e-mailed why (lib/orders/cancel.ts);
+ * the order becomes `cancelled` once every part is. A shipped or delivered part cannot be cancelled
+ * (the buyer returns it instead): `order_transition_invalid`.
+ */
+export async function cancelPart(tx: Db, storeId: string, ref: string, reason: unknown): Promise<PartMoveResult> {
+  const why = checkCancelReason(reason);
+  const { order, parts } = await lockOrder(tx, ref, storeId);
+  const part = parts.find((p) => p.store_id === storeId)!;
+  if (part.status !== "placed") throw refused(order, part, "cancelled");
+  const status = await applyMoves(tx, order, parts, [{ storeId, to: "cancelled", reason: why }]);
+  return { order_id: order.id, number: order.number, part_status: "cancelled", order_status: status };
 }
 
 /**

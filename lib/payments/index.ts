@@ -12,9 +12,14 @@ export function defaultProvider(): PaymentProvider {
   return testProvider;
 }
 
-/** The provider of a stored charge or saved method. */
+/** The provider of that id, if the marketplace has it. */
+export function findProvider(id: string): PaymentProvider | undefined {
+  return PROVIDERS.get(id);
+}
+
+/** The provider of a stored charge (refunds): its absence is the operator's to fix, a 500. */
 export function providerOf(id: string): PaymentProvider {
-  const provider = PROVIDERS.get(id);
+  const provider = findProvider(id);
   if (!provider) throw new AppError("internal_error", `No payment provider '${id}' is configured.`);
   return provider;
 }

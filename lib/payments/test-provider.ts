@@ -27,8 +27,9 @@ export function passesLuhn(digits: string): boolean {
 const ref = (prefix: string, reference: string) => `${prefix}_${createHash("sha256").update(reference).digest("hex").slice(0, 24)}`;
 
 /**
- * The built-in test provider: the saved test card is always approved; a typed card number is
- * approved when it is 12-19 digits passing the Luhn check, unless it ends in `0002`. Charges and
+ * The built-in test provider: a typed card number is approved when it is 12-19 digits passing the
+ * Luhn check, unless it ends in `0002`; a saved card is approved unless it ends in `0002` too (the
+ * test card `4242` always is), so a holder's declined default card can be tried. Charges and
  * refunds are references derived from ours, so a repeated request gets the same answer.
  */
 export const testProvider: PaymentProvider = {
@@ -37,6 +38,7 @@ export const testProvider: PaymentProvider = {
   async charge(request: ChargeRequest): Promise<ChargeResult> {
     if (request.source.kind === "saved") {
       if (request.source.provider !== TEST_CARD.provider) return { status: "declined", reason: "This payment method belongs to another provider." };
+      if (request.source.last4 === "0002") return { status: "declined", reason: "The card was declined." };
       return { status: "approved", provider: TEST_CARD.provider, chargeRef: ref("ch", request.reference), last4: request.source.last4 };
     }
     const digits = cardDigits(request.source.number);

@@ -18,6 +18,11 @@ export const RATE_LIMITS = {
   auth_failure: { capacity: 30, refillPerSecond: 5 }, // failed authentications, per client IP
   form: { capacity: 30, refillPerSecond: 5 }, // HTML form posts (cart, account, dashboard), per client IP
   sign_in: { capacity: 10, refillPerSecond: 1 }, // password and sign-in-link attempts, per client IP
+  /** Failed password sign-ins per account, from any address (SIGN_IN_ACCOUNT_FAILURES, SIGN_IN_BACKOFF_SECONDS). */
+  get sign_in_account() {
+    const { signInAccountFailures, signInBackoffSeconds } = config();
+    return { capacity: signInAccountFailures, refillPerSecond: 1 / signInBackoffSeconds };
+  },
   oauth_register: { capacity: 10, refillPerSecond: 10 / 3600 }, // OAuth client registration (RFC 7591): 10 an hour per client IP
   oauth_token: { capacity: 30, refillPerSecond: 5 }, // OAuth token and revocation endpoints, per client IP
   /** Exact stock comparisons on cart links, per listing whoever asks (STOCK_PROBE_BUDGET, read when first used). */

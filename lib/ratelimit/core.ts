@@ -15,6 +15,8 @@ export interface RateLimitDecision {
 export interface Limiter {
   /** Takes one token from bucket `${bucket}:${clientKey}` under the policy's capacity/refill. */
   consume(policy: RateLimitPolicy, bucket: string, clientKey: string): Promise<RateLimitDecision>;
+  /** Whether bucket `${bucket}:${clientKey}` holds a token now, taking none (`remaining`: tokens held). */
+  peek(policy: RateLimitPolicy, bucket: string, clientKey: string): Promise<RateLimitDecision>;
   /** Whether the shared store answers now: Redis's PING; null for the in-process store. */
   reachable(): Promise<boolean | null>;
   /** Closes connections (Redis store); the limiter must not be used afterwards. */

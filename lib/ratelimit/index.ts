@@ -48,6 +48,11 @@ export function consume(policy: RateLimitPolicy, bucket: string, clientKey: stri
   return defaultLimiter().consume(policy, bucket, clientKey);
 }
 
+/** Whether bucket `${bucket}:${clientKey}` holds a token now, taking none. */
+export function peek(policy: RateLimitPolicy, bucket: string, clientKey: string): Promise<RateLimitDecision> {
+  return defaultLimiter().peek(policy, bucket, clientKey);
+}
+
 /** Whether the process-wide limiter's shared store (Redis) answers now; null without one. */
 export function rateLimitStoreReachable(): Promise<boolean | null> {
   return defaultLimiter().reachable();

@@ -15,7 +15,7 @@ import { refillIntervalMs, toDecision, type Limiter, type RateLimitDecision } fr
  * again (a missing entry IS a full bucket), so a flood of client IPs cannot grow memory without
  * bound; under such a flood the least recently used buckets are forgotten (they restart full).
  */
-interface Bucket {
+export interface Bucket {
   refilledAt: number;
   tokens: number;
 }
@@ -44,6 +44,19 @@ export class MemoryBuckets {
     return { remaining, nextRefillMs };
   }
 
+  /** The bucket as take() would find it, unchanged: tokens held now and the next refill (ms). */
+  look(key: string, capacity: number, intervalMs: number, now: number): { tokens: number; nextRefillMs: number } {
+    const bucket = this.buckets.peek(key);
+    if (!bucket) return { tokens: capacity, nextRefillMs: now + intervalMs };
+    return refilled(bucket, capacity, intervalMs, now);
+  }
+
+  peek(policy: RateLimitPolicy, key: string): RateLimitDecision {
+    const now = Date.now();
+    const { tokens, nextRefillMs } = this.look(key, RATE_LIMITS[policy].capacity, refillIntervalMs(policy), now);
+    return toDecision(policy, tokens >= 1, tokens, nextRefillMs, now);
+  }
+
   decide(policy: RateLimitPolicy, key: string): RateLimitDecision {
     const now = Date.now();
     const { remaining, nextRefillMs } = this.take(key, RATE_LIMITS[policy].capacity, refillIntervalMs(policy), now);
@@ -51,10 +64,17 @@ export class MemoryBuckets {
   }
 }
 
+/** A bucket's tokens after the whole intervals since its last refill (the script's math, read only). */
+export function refilled(bucket: Bucket, capacity: number, intervalMs: number, now: number): { tokens: number; nextRefillMs: number } {
+  const numRefills = now >= bucket.refilledAt + intervalMs ? Math.floor((now - bucket.refilledAt) / intervalMs) : 0;
+  return { tokens: Math.min(capacity, bucket.tokens + numRefills), nextRefillMs: bucket.refilledAt + (numRefills + 1) * intervalMs };
+}
+
 export function createMemoryLimiter(maxEntries?: number): Limiter {
   const buckets = new MemoryBuckets(maxEntries);
   return {
     consume: async (policy, bucket, clientKey) => buckets.decide(policy, `${bucket}:${clientKey}`),
+    peek: async (policy, bucket, clientKey) => buckets.peek(policy, `${bucket}:${clientKey}`),
     reachable: async () => null,
     close: async () => {},
   };

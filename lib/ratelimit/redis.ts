@@ -4,7 +4,7 @@ import { Redis } from "ioredis";
 import { logEvent } from "@/lib/log";
 import { RATE_LIMITS, type RateLimitPolicy } from "./config";
 import { refillIntervalMs, toDecision, type Limiter } from "./core";
-import { MemoryBuckets } from "./memory";
+import { MemoryBuckets, refilled } from "./memory";
 
 export interface LimiterLogEntry {
   level: "warn" | "info";
@@ -135,6 +135,24 @@ export function createRedisLimiter({ url, prefix = "rl:", log = stderrLog }: Red
         markDown(new Error(`Redis connection is ${client.status}`));
       }
       return fallback.decide(policy, key);
+    },
+    async peek(policy, bucket, clientKey) {
+      await firstConnect;
+      const key = `${bucket}:${clientKey}`;
+      if (client.status === "ready" && Date.now() >= skipRedisUntil) {
+        try {
+          // Upstash reads the stored bucket as it is (`reset`: its last refill plus one interval);
+          // the refills since then are counted here, as its limit script would.
+          const { remaining, reset } = await ratelimitFor(policy).getRemaining(key);
+          const now = Date.now();
+          const interval = refillIntervalMs(policy);
+          const { tokens, nextRefillMs } = refilled({ tokens: remaining, refilledAt: reset - interval }, RATE_LIMITS[policy].capacity, interval, now);
+          return toDecision(policy, tokens >= 1, tokens, nextRefillMs, now);
+        } catch (err) {
+          markDown(err);
+        }
+      }
+      return fallback.peek(policy, key);
     },
     async reachable() {
       await firstConnect;

@@ -15,9 +15,9 @@ import { emitStoreEvents } from "@/lib/seller/webhooks/events";
  *
  * Refusals, in this order: `order_not_found` (not the buyer's order, or no such order);
  * `order_not_returnable` (409: not delivered, or delivered more than 30 days ago); 400
- * `parameter_invalid` naming `lines[i].order_line_id` (not a line of this order, or named twice),
- * `lines` (lines of more than one store: one return per store) or `lines[i].quantity` (more than
- * was bought minus what earlier returns that were not rejected hold).
+ * `parameter_invalid` naming `lines[i].order_line_id` (not a line of this order, named twice, or
+ * a line its store cancelled), `lines` (lines of more than one store: one return per store) or
+ * `lines[i].quantity` (more than was bought minus what earlier returns that were not rejected hold).
  */
 export async function requestReturn(tx: Db, userId: string, ref: string, body: CreateReturnData, now = new Date()): Promise<ReturnData> {
   const where = orderRefWhere(ref);
@@ -42,10 +42,14 @@ export async function requestReturn(tx: Db, userId: string, ref: string, body: C
   const found = new Map(
     (await tx.orderLine.findMany({ where: { orderId: order.id, id: { in: ids } } })).map((line) => [line.id, line]),
   );
+  const cancelled = new Set((await tx.orderStore.findMany({ where: { orderId: order.id, status: "cancelled" }, select: { storeId: true } })).map((p) => p.storeId));
   const seen = new Set<string>();
   body.lines.forEach((line, i) => {
     const param = `lines[${i}].order_line_id`;
     if (!found.has(line.order_line_id)) throw new AppError("parameter_invalid", `Invalid '${param}': order ${order.number} has no line with this id.`, param);
+    if (cancelled.has(found.get(line.order_line_id)!.storeId)) {
+      throw new AppError("parameter_invalid", `Invalid '${param}': the store cancelled this line and refunded it; there is nothing to return.`, param);
+    }
     if (seen.has(line.order_line_id)) throw new AppError("parameter_invalid", `Invalid '${param}': this line is named twice; name each line once.`, param);
     seen.add(line.order_line_id);
   });

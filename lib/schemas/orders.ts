@@ -65,7 +65,7 @@ export const Order = z
     number: z.string().openapi({ example: "M-10042", description: "Short human reference." }),
     status: z.enum(ORDER_STATUSES).openapi({
       description:
-        "`placed` -> `shipped` -> `delivered`, or `placed` -> `cancelled`. Each store ships its own lines; the order is `shipped` once every store has shipped, `delivered` once every store has delivered.",
+        "`placed` -> `shipped` -> `delivered`, or `placed` -> `cancelled`. Each store ships its own lines, or cancels them before they ship (refunding them and its shipping charge); the order is `shipped` once every store has shipped, `delivered` once every store has delivered (cancelled stores aside), `cancelled` once every store has cancelled.",
     }),
     placed_via: z.enum(["storefront", "agent"]),
     lines: z.array(OrderLine),

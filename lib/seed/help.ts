@@ -118,7 +118,7 @@ the cart shows "not enough stock" when the link is opened if that is so. See
   {
     slug: "signing-in-and-your-account",
     title: "Signing in and your account",
-    summary: "Create an account with a password or sign in with a link we e-mail you; what your account page shows; signing out.",
+    summary: "Create an account with a password or sign in with a link we e-mail you; confirming your address; your password; signing out, here or everywhere.",
     body: `# Signing in and your account
 
 You can browse, search and fill a cart without an account. An account keeps your cart with you
@@ -128,7 +128,14 @@ on every device where you sign in.
 
 Choose **Sign in** at the top of any page, then **Create an account**. Enter your name (optional),
 your e-mail address and a password of 8 to 200 characters, and choose **Create account**. You are
-signed in at once.
+signed in at once, and we e-mail you a link to **confirm your address**: open it in the same
+browser within 15 minutes (later, any sign-in link confirms it too).
+
+Until an address is confirmed, we cannot know that whoever chose the password owns it. So if
+someone created an account with **your** address, open the confirmation link or ask for a sign-in
+link: the first time you confirm the address in a browser that is not signed in to that account,
+the password they chose stops working, everyone signed in to the account is signed out, and the
+account is yours. Your account page then says so; set a password of your own there.
 
 If the address already has an account, no second one is made and the existing account is not
 changed: sign in instead, or ask for a sign-in link. We also e-mail that address to say someone
@@ -146,7 +153,9 @@ tried.
 After signing in you return to the page you were on (or to your account page).
 
 Too many sign-in attempts from one network in a short time are refused for a moment; wait a
-few seconds and try again.
+few seconds and try again. After five wrong passwords for one account, from wherever they come,
+that account's password sign-in waits a minute between attempts ("Too many wrong passwords for
+this account lately"); the e-mailed sign-in link still works meanwhile.
 
 ## Your cart when you sign in
 
@@ -161,15 +170,25 @@ address and role: shopper, store owner or marketplace admin, and your saved ship
 and payment method (see "Addresses and payment methods"). Store owners also find a link to
 their seller dashboard there, and marketplace admins a link to the marketplace settings.
 
+Under **Password**, change your password: enter the **Current password** and the **New password**
+and choose **Change password**. An account made with a sign-in link has no password until you
+choose **Set password**. Either way, every other browser signed in to your account is signed out;
+this one stays signed in.
+
 ## Signing out
 
 Choose **Sign out** on your account page. You are signed out on this browser; your account's
 cart stays with your account for next time. A cart nobody has changed for 90 days may be emptied.
 
+Your account page also says on how many browsers or devices you are signed in. **End all
+sessions** signs you out on all of them at once, this one included: use it if you signed in on a
+computer that is not yours, or lost a phone.
+
 ## Security
 
 - Passwords are stored only as a slow, salted hash (scrypt); nobody can read yours back.
-- You stay signed in for up to 30 days on a browser unless you sign out. The sign-in cookie
+- You stay signed in for up to 30 days on a browser unless you sign out. Signing out ends the
+  session on our side too: a copy of the sign-in cookie no longer works. The sign-in cookie
   cannot be read by scripts and is not sent with forms posted from other sites, and forms posted
   from other sites are refused.
 `,
@@ -429,7 +448,7 @@ are needed.**
 
 ## The public JSON API
 
-Base URL: \`/api/public/v1\`. The machine-readable description (OpenAPI 3.1) is at
+Base URL: [\`/api/public/v1\`](/api/public/v1/openapi.json). The machine-readable description (OpenAPI 3.1) is at
 [\`/api/public/v1/openapi.json\`](/api/public/v1/openapi.json).
 
 | Endpoint | What it does |
@@ -496,8 +515,8 @@ you can disconnect it at any moment.
 ## Connecting
 
 Give your agent the address of our agent server: this site's address followed by
-\`/api/agent/mcp\` (apps that speak plain JSON use the buyer API at \`/api/v1/buyer\` instead,
-described at \`/api/v1/buyer/openapi.json\`). The agent opens a
+\`/api/agent/mcp\` (apps that speak plain JSON use the buyer API at [\`/api/v1/buyer\`](/api/v1/buyer/openapi.json) instead,
+described at [\`/api/v1/buyer/openapi.json\`](/api/v1/buyer/openapi.json)). The agent opens a
 page of ours in your browser:
 
 1. sign in, if you are not signed in already;
@@ -581,6 +600,21 @@ Otherwise nothing is placed and the agent is told which rule stopped it. Agent o
 your default address and are paid with your default payment method (see "Addresses and payment
 methods"). Two agents buying at the same moment cannot together go past your monthly limit.
 
+## When an agent asks you to approve an order
+
+When rule 2, 3 or 4 stops an order, an agent whose app can open a web page for you may ask you
+instead: your app shows a link to a page on this site, **Approve an agent's order**. Signed in,
+you see the order as the agent priced it (each store's items and shipping, the total), why it
+needs you, and what is left of your monthly limit. Choose:
+
+- **Approve order**: the agent may place exactly this order once, at this total, within 15
+  minutes of asking. If a price, an item or the shipping changes before it does, it has to ask
+  you again. Your settings do not change, and the order counts toward your monthly spend.
+- **Decline**: the agent cannot place this order; it is not sent to ask you again about it.
+
+If you do not answer within 15 minutes the request expires. Only you can answer, and only on
+this site.
+
 Your order pages mark these orders **Placed by an agent**, and the stores see the same. You
 can return them like any other order.
 `,
@@ -658,9 +692,15 @@ stores' items, never other stores' items or the buyer's payment.
 - **Mark shipped**: enter the carrier's **Tracking number** (required, up to 64 characters) and
   press **Mark shipped**. The buyer sees it on their order page and gets it by e-mail.
 - **Mark delivered**: once the parcel has arrived, press **Mark delivered**.
+- **Cancel order**: if you cannot send items that have not shipped, choose a **Reason** (out of
+  stock, cannot ship to this address, the buyer asked to cancel, other) and press **Cancel
+  order**. The items go back into your stock, the buyer is refunded them and your shipping
+  charge, and is e-mailed why. Items that have shipped cannot be cancelled: the buyer returns
+  them instead.
 
-The order is shipped once every store in it has shipped, and delivered once every store has
-delivered; until then the buyer sees each store's own status.
+The order is shipped once every store in it has shipped (or cancelled), delivered once every
+store has delivered, and cancelled once every store has cancelled; until then the buyer sees each
+store's own status.
 
 **Returns** ([/seller/returns](/seller/returns), and on each order's page) lists the returns of
 your stores' items with the quantities and the buyer's reasons. A buyer can ask within 30 days
@@ -675,7 +715,7 @@ of delivery. Each return has the buttons its status allows:
 
 ## Automate it
 
-Listings, stock and shipping templates are also available through the seller API at \`/api/v1\`,
+Listings, stock, shipping templates, orders and returns are also available through the seller API at [\`/api/v1\`](/api/v1/openapi.json),
 described at [\`/api/v1/openapi.json\`](/api/v1/openapi.json). See
 [Seller API keys](/help/seller-api-keys). To have your store's events sent to your own software
 as they happen, see [Seller webhooks](/help/seller-webhooks).
@@ -687,7 +727,7 @@ as they happen, see [Seller webhooks](/help/seller-webhooks).
     summary: "Create, scope, use and revoke API keys that let your own software manage listings, stock and shipping.",
     body: `# Seller API keys
 
-The seller API (\`/api/v1\`) lets your inventory system, ERP or scripts manage listings, stock
+The seller API ([\`/api/v1\`](/api/v1/openapi.json)) lets your inventory system, ERP or scripts manage listings, stock
 and shipping templates for one store.
 
 ## Create a key
@@ -704,9 +744,10 @@ and shipping templates for one store.
    - \`webhooks:write\`: register, change and delete webhook endpoints, rotate their secrets,
      replay deliveries,
    - \`audit:read\`: read the store's audit log.
-3. Press **Create API key**, then copy the key (the **Copy** button, or select it). It looks like
-   \`mk_live_<key id>.<secret>\` and is **shown only once**, on that page; we keep only a hash of
-   the secret. Afterwards the keys list shows it as \`mk_live_<key id>.…\` and its last four
+3. Press **Create API key**. The key is created and the next page shows it: copy it there (the
+   **Copy** button, or select it). It looks like \`mk_live_<key id>.<secret>\` and is **shown
+   only once**: reloading or reopening that page says **Already shown** and creates no other key,
+   and we keep only a hash of the secret. Afterwards the keys list shows it as \`mk_live_<key id>.…\` and its last four
    characters, with its name, scopes, when it was created and when it was last used.
 
 ## Use a key
@@ -756,6 +797,7 @@ as they happen, instead of it asking over and over.
    yourself.
 4. Press **Add endpoint**. The next page shows the endpoint's **signing secret**
    (\`whsec_\` and 32 characters) **only this once**: copy it into your receiver's settings.
+   Reloading or reopening that page says **Already shown** and adds nothing.
 
 A store has at most 16 endpoints. Each endpoint's page lets you change its URL, events and
 description, **Disable** and **Enable** it, **Rotate secret**, and **Delete** it (with its delivery
@@ -767,6 +809,7 @@ log). The same can be done through the seller API with a key that has the \`webh
 | Event | Sent when | Carries |
 |---|---|---|
 | \`order.created\` | an order with items of your store was placed | your part of the order |
+| \`order.canceled\` | you cancelled your part of an order (dashboard or API); the buyer was refunded it | your part of the order |
 | \`order_part.shipped\` | your part of an order was marked shipped (dashboard, API or the marketplace team) | your part of the order |
 | \`order_part.delivered\` | your part of an order was marked delivered | your part of the order |
 | \`return.requested\` | a buyer asked to return items of yours | the return |

@@ -1,6 +1,9 @@
 import { absoluteUrl } from "@/lib/config";
 import { db } from "@/lib/db";
+import { AGENT_SURFACE } from "@/lib/mcp/agent";
 import { AUTHORIZATION_SERVER_METADATA_PATH } from "@/lib/mcp/connection-guide";
+import { PUBLIC_SURFACE } from "@/lib/mcp/server";
+import { serverCardPath } from "@/lib/mcp/server-card";
 import { RESOURCES, resourceMetadataUrl } from "@/lib/oauth/resources";
 import { RATE_LIMITS } from "@/lib/ratelimit/config";
 
@@ -34,6 +37,7 @@ Money is always integer cents (\`*_cents\`, USD). Stock is only a boolean \`in_s
 ## MCP
 
 - [MCP endpoint](${mcp}): streamable HTTP transport, POST only, stateless (no session id, a GET is answered with 405), no authentication. Tools: \`search_products\`, \`get_product\`, \`get_categories\`, \`create_cart_link\`, \`search_help\`, \`get_help_article\`, \`get_connection_guide\`.
+- [Server card](${absoluteUrl(serverCardPath(PUBLIC_SURFACE))}): this server's MCP Server Card (name, version, transport URL, protocol versions), read before connecting. Every server's card is listed in the [AI Catalog](${absoluteUrl("/.well-known/ai-catalog.json")}).
 
 ## Buying
 
@@ -49,6 +53,7 @@ Money is always integer cents (\`*_cents\`, USD). Stock is only a boolean \`in_s
 ## Agents acting for an account holder
 
 - [Agent MCP endpoint](${agentMcp}): streamable HTTP, POST only, stateless, authenticated with OAuth 2.1. The public catalog tools plus the holder's: \`get_profile\`, \`get_cart\`, \`add_to_cart\`, \`update_cart_line\`, \`remove_cart_line\`, \`checkout\`, \`list_orders\`, \`get_order\`, \`request_return\`, \`list_returns\`.
+- [Agent server card](${absoluteUrl(serverCardPath(AGENT_SURFACE))}): its MCP Server Card, naming the Authorization header and the protected resource metadata below.
 - [Buyer API](${buyerApi}): the same operations as JSON over HTTP ([OpenAPI document](${buyerApi}/openapi.json)), with tokens issued for it.
 - OAuth: [authorization server metadata](${absoluteUrl(AUTHORIZATION_SERVER_METADATA_PATH)}) (RFC 8414); protected resource metadata (RFC 9728) at [${resourceMetadataUrl("agent_mcp")}](${resourceMetadataUrl("agent_mcp")}) and [${resourceMetadataUrl("buyer_api")}](${resourceMetadataUrl("buyer_api")}). Authorization code flow with PKCE (S256) and the \`resource\` parameter; a request without a token answers 401 with \`WWW-Authenticate\` pointing at the metadata.
 - The account holder signs in and grants each scope (\`profile:read\`, \`cart:read\`, \`cart:write\`, \`orders:read\`, \`returns:read\`, \`returns:write\`, \`checkout\`) on the consent page, and can revoke an agent at any time on [${absoluteUrl("/account/agents")}](${absoluteUrl("/account/agents")}), where they also decide whether agents may place orders and set per-order and monthly limits.

@@ -22,7 +22,7 @@ import { randomInt, randomUUID } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Page, type TestInfo } from "@playwright/test";
+import { expect, test, type Page, type TestInfo } from "./fixtures";
 import pg from "pg";
 import { authorizationUrl, registerAgent } from "../helpers/oauth-agent";
 

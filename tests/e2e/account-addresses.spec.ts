@@ -6,7 +6,7 @@
  */
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 
 const SCREENSHOTS = path.join("test-results", "screenshots");
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import pg from "pg";
 
 const SCREENSHOTS = path.join("test-results", "screenshots");

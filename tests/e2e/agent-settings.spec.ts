@@ -6,7 +6,7 @@
  * Screenshots go to test-results/screenshots/agent-settings-*.png.
  */
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 
 const SCREENSHOTS = path.join("test-results", "screenshots");
 

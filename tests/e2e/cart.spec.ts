@@ -12,7 +12,7 @@
  */
 import { createHash, randomBytes, randomInt } from "node:crypto";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { expect, test, type APIRequestContext, type Page } from "./fixtures";
 import pg from "pg";
 
 const SCREENSHOTS = path.join("test-results", "screenshots");

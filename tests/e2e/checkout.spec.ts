@@ -7,7 +7,7 @@
  * Needs the database (E2E_DATABASE_URL) to pick an offer with stock to spare.
  */
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import pg from "pg";
 
 const SCREENSHOTS = path.join("test-results", "screenshots");

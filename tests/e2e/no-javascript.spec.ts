@@ -11,7 +11,7 @@
  */
 import { randomInt } from "node:crypto";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 
 const SCREENSHOTS = path.join("test-results", "screenshots");
 const VIEWPORTS = [

@@ -8,7 +8,7 @@
  * wider than a 390 px screen. Screenshots go to test-results/screenshots/oauth-*.png.
  */
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import { authorizationUrl, BUYER_SCOPES, exchangeCode, randomIp, refresh, registerAgent } from "../helpers/oauth-agent";
 
 const SCREENSHOTS = path.join("test-results", "screenshots");
@@ -89,5 +89,32 @@ test.describe("connecting an agent", () => {
     );
     // The refresh token went with the connection: the agent cannot come back without the holder.
     await expect(refresh(agent, tokens.refresh_token!)).rejects.toMatchObject({ error: "invalid_grant" });
+  });
+});
+
+test.describe("the consent page cannot be framed", () => {
+  test("framed by a page of the same site, the browser refuses to render it: no Allow button to click", async ({ page, baseURL, cspViolations }) => {
+    const agent = await registerAgent(baseURL!, { client_name: `Framed Agent ${Math.random().toString(36).slice(2, 8)}` });
+    const start = await authorizationUrl(agent);
+    await page.goto(start.url.toString());
+    const signIn = page.getByRole("form", { name: "Sign in" });
+    await signIn.getByLabel("Email").fill(SHOPPER);
+    await signIn.getByLabel("Password").fill("demo-password");
+    await signIn.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/oauth\/consent\/[\w-]+$/);
+    const consentUrl = page.url();
+    await expect(page.getByRole("button", { name: "Allow" })).toBeVisible();
+
+    // A page of the same origin (the strongest case: the session cookie goes along) frames it.
+    const framing = `${baseURL}/__framing-test`;
+    await page.route(framing, (route) =>
+      route.fulfill({ status: 200, contentType: "text/html", body: `<!doctype html><title>Framing</title><iframe src="${consentUrl}" width="800" height="600"></iframe>` }),
+    );
+    await page.goto(framing);
+    const frame = page.frameLocator("iframe");
+    await expect.poll(() => cspViolations.some((v) => /frame-ancestors/.test(v)), { message: "Chromium reports the refused frame" }).toBe(true);
+    await expect(frame.getByRole("button", { name: "Allow" })).toHaveCount(0);
+    // That violation is the point of this test: the others still fail it.
+    cspViolations.splice(0, cspViolations.length, ...cspViolations.filter((v) => !/frame-ancestors/.test(v)));
   });
 });

@@ -10,7 +10,7 @@
  * test-results/screenshots/phone-layout-<page>-<width>[-nojs].png.
  */
 import path from "node:path";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./fixtures";
 
 const SCREENSHOTS = path.join("test-results", "screenshots");
 /** Four offers from two stores, one of them the buy box (lib/seed/seed.ts). */

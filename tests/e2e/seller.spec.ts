@@ -11,7 +11,7 @@
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Page } from "./fixtures";
 import pg from "pg";
 
 const SCREENSHOTS = path.join("test-results", "screenshots");
@@ -166,6 +166,16 @@ test.describe("seller dashboard", () => {
     await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
     await shots(page, "key-created");
+    expect(page.url()).toMatch(/\/keys\/[a-z0-9]{16}\/created$/);
+
+    // A reload shows the key no more and creates none.
+    const keysBefore = (await query(`SELECT id FROM api_keys`)).length;
+    await page.reload();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText("Already shown");
+    await expect(page.locator("[data-new-key]")).toHaveCount(0);
+    expect(await page.content()).not.toContain(key.split(".")[1]!);
+    expect(await query(`SELECT id FROM api_keys`)).toHaveLength(keysBefore);
+    await shots(page, "key-already-shown");
 
     await page.getByRole("link", { name: "Done: back to API keys" }).click();
     await page.reload();

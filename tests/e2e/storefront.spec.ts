@@ -6,7 +6,7 @@
  * Every page visited is saved as a full-page screenshot in test-results/screenshots/<name>.png.
  */
 import path from "node:path";
-import { expect, test, type Locator, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "./fixtures";
 
 const SCREENSHOTS = path.join("test-results", "screenshots");
 const TERM = "headphones";

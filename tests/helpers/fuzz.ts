@@ -335,14 +335,62 @@ function encodeSegment(s: string): string {
   return encodeURIComponent(s.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, "\uFFFD"));
 }
 
-/** A path segment: a known id (own or another tenant's), a generated one, or junk. */
+/** Percent-escapes no decoder accepts, each seen once in a real request. */
+export const UNDECODABLE_ESCAPES = ["%", "%zz", "%E0%A4%A", "%C0%AF", "%FF", "%80", "%ED%A0%80", "%F4%90%80%80", "a%2", "%%41", "%u0041"] as const;
+
+const HEX = fc.constantFrom(..."0123456789abcdefABCDEF");
+
+/**
+ * A path segment that cannot be percent-decoded: a known bad escape, a `%` followed by fewer than
+ * two hex digits, a UTF-8 sequence cut short, or bytes no UTF-8 decoder accepts (a stray
+ * continuation byte, F8-FF), with plain text around it.
+ */
+export const undecodableSegment: fc.Arbitrary<string> = fc
+  .tuple(
+    fc.oneof(
+      fc.constantFrom(...UNDECODABLE_ESCAPES),
+      fc.tuple(fc.option(HEX, { nil: "" }), fc.constantFrom("", "g", "Z", "-", ".", "~", "%")).map(([h, x]) => `%${h}${x}`),
+      fc.constantFrom("%C3", "%E2%82", "%F0%9F%98"),
+      fc.integer({ min: 0x80, max: 0xbf }).map((b) => `%${b.toString(16)}`),
+      fc.integer({ min: 0xf8, max: 0xff }).map((b) => `%${b.toString(16).toUpperCase()}`),
+    ),
+    fc.constantFrom("", "a", "fixture-"),
+    fc.constantFrom("", "x", "%41"),
+  )
+  .map(([bad, before, after]) => before + bad + after);
+
+/** A path segment: a known id (own or another tenant's), a generated one, junk, or undecodable. */
 export function segmentArbitrary(known: string[]): fc.Arbitrary<string> {
   return fc.oneof(
     { weight: known.length > 0 ? 4 : 0, arbitrary: known.length > 0 ? fc.constantFrom(...known) : fc.constant("x") },
     { weight: 2, arbitrary: fc.uuid() },
     { weight: 2, arbitrary: fc.oneof(anyString(0, 30), fc.constantFrom(...JUNK.filter((v): v is string => typeof v === "string"))).map((s) => encodeSegment(s) || "%20") },
     { weight: 1, arbitrary: fc.constantFrom("..", "%2e%2e", "%2F", "%00", "0", "-1", "1e308", "x".repeat(2000)) },
+    { weight: 1, arbitrary: undecodableSegment },
   );
+}
+
+/**
+ * `path` (a query kept apart) most of the time, else with one of its segments, a fixed one or a
+ * parameter alike, replaced by an undecodable one: every segment of every route meets them.
+ */
+export function withUndecodableSegment(path: string): fc.Arbitrary<string> {
+  const [pathname, query] = splitQuery(path);
+  const segments = pathname.split("/");
+  // Index 0 is the empty text before the leading slash.
+  if (segments.length < 2) return fc.constant(path);
+  return fc.oneof(
+    { weight: 5, arbitrary: fc.constant(path) },
+    {
+      weight: 1,
+      arbitrary: fc.tuple(fc.integer({ min: 1, max: segments.length - 1 }), undecodableSegment).map(([i, bad]) => segments.map((s, j) => (j === i ? bad : s)).join("/") + query),
+    },
+  );
+}
+
+function splitQuery(path: string): [string, string] {
+  const at = path.indexOf("?");
+  return at < 0 ? [path, ""] : [path.slice(0, at), path.slice(at)];
 }
 
 /** A body: JSON of a generated value, or what a JSON parser chokes on, under some content type. */

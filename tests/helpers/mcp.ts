@@ -38,20 +38,29 @@ export interface McpSession {
   close(): Promise<void>;
 }
 
+export interface ConnectOptions {
+  clientIp?: string;
+  /** The MCP endpoint; default the public server's (`mcpUrl()`). */
+  url?: string;
+  /** An access token, sent as Bearer on every request (the agent server). */
+  accessToken?: string;
+}
+
 export interface ClientKind {
   label: string;
   /** The era the client is expected to speak. */
   era: "2025" | "2026-07-28";
-  connect(options?: { clientIp?: string }): Promise<McpSession>;
+  connect(options?: ConnectOptions): Promise<McpSession>;
 }
 
 /**
  * fetch for a client transport: records every response and sends each request from `clientIp`,
  * or from a fresh random address, so that the many calls of a test never meet a rate limit.
  */
-function recordingFetch(responses: RecordedResponse[], clientIp?: string) {
+function recordingFetch(responses: RecordedResponse[], clientIp?: string, accessToken?: string) {
   return async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const headers = new Headers(init?.headers);
+    if (accessToken) headers.set("Authorization", `Bearer ${accessToken}`);
     headers.set("X-Forwarded-For", clientIp ?? randomClientIp());
     headers.set("User-Agent", "marketplace-contract-tests/1.0 (mcp)");
     const response = await fetch(input, { ...init, headers });
@@ -65,13 +74,13 @@ function clientV2(label: string, era: ClientKind["era"]): ClientKind {
   return {
     label,
     era,
-    async connect({ clientIp } = {}) {
+    async connect({ clientIp, url, accessToken } = {}) {
       const responses: RecordedResponse[] = [];
       const client = new ClientV2(
         { name: "marketplace-contract-tests", version: "1.0.0" },
         era === "2026-07-28" ? { versionNegotiation: { mode: "auto" } } : {},
       );
-      const transport = new TransportV2(new URL(mcpUrl()), { fetch: recordingFetch(responses, clientIp) });
+      const transport = new TransportV2(new URL(url ?? mcpUrl()), { fetch: recordingFetch(responses, clientIp, accessToken) });
       await client.connect(transport);
       return {
         protocolVersion: client.getNegotiatedProtocolVersion(),
@@ -88,10 +97,10 @@ function clientV2(label: string, era: ClientKind["era"]): ClientKind {
 const clientV1: ClientKind = {
   label: "@modelcontextprotocol/sdk 1.x Client (2025, initialize)",
   era: "2025",
-  async connect({ clientIp } = {}) {
+  async connect({ clientIp, url, accessToken } = {}) {
     const responses: RecordedResponse[] = [];
     const client = new ClientV1({ name: "marketplace-contract-tests", version: "1.0.0" });
-    const transport = new TransportV1(new URL(mcpUrl()), { fetch: recordingFetch(responses, clientIp) });
+    const transport = new TransportV1(new URL(url ?? mcpUrl()), { fetch: recordingFetch(responses, clientIp, accessToken) });
     await client.connect(transport);
     return {
       protocolVersion: transport.protocolVersion,
@@ -119,14 +128,14 @@ export interface RpcResponse {
 }
 
 /**
- * POSTs one raw JSON-RPC message (2025 style: no envelope needed) to the endpoint (of the test app,
- * or of the app at `baseUrl`).
+ * POSTs one raw JSON-RPC message (2025 style: no envelope needed) to the public endpoint, or the
+ * one at `path`, of the test app or of the app at `baseUrl`.
  */
 export async function rpc(
   body: unknown,
-  options: { clientIp?: string; headers?: Record<string, string>; baseUrl?: string } = {},
+  options: { clientIp?: string; headers?: Record<string, string>; baseUrl?: string; path?: string } = {},
 ): Promise<RpcResponse> {
-  const res = await fetch(options.baseUrl ? options.baseUrl + MCP_PATH : mcpUrl(), {
+  const res = await fetch((options.baseUrl ?? baseUrl()) + (options.path ?? MCP_PATH), {
     method: "POST",
     headers: {
       "Content-Type": "application/json",

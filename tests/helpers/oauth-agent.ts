@@ -184,12 +184,14 @@ export async function refresh(agent: Agent, refreshToken: string, additionalPara
   return oauth.processRefreshTokenResponse(agent.as, agent.client, response);
 }
 
-/** The raw token endpoint answer (for refusals): status and JSON body. */
-export async function tokenRequest(agent: Agent, body: Record<string, string>): Promise<{ status: number; json: any }> {
+/** The raw token endpoint answer (for refusals): status and JSON body. A list value repeats its parameter. */
+export async function tokenRequest(agent: Agent, body: Record<string, string | string[]>): Promise<{ status: number; json: any }> {
+  const form = new URLSearchParams();
+  for (const [name, value] of Object.entries({ client_id: agent.client.client_id, ...body })) for (const v of [value].flat()) form.append(name, v);
   const res = await agent.options[oauth.customFetch](agent.as.token_endpoint!, {
     method: "POST",
     headers: { "Content-Type": "application/x-www-form-urlencoded", Accept: "application/json" },
-    body: new URLSearchParams({ client_id: agent.client.client_id, ...body }),
+    body: form,
   });
   return { status: res.status, json: await res.json().catch(() => null) };
 }

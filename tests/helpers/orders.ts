@@ -27,6 +27,8 @@ export interface FixtureOrderInput {
   /** When the order was placed (default now). */
   createdAt?: Date;
   placedVia?: "storefront" | "agent";
+  /** Take the lines' units from the listings' stock with a stock adjustment each, as checkout does (default: leave stock alone). */
+  takeStock?: boolean;
 }
 
 export interface FixtureLine {
@@ -123,6 +125,15 @@ export async function createTestOrder(pool: pg.Pool, input: FixtureOrderInput): 
           quantity: l.quantity,
           unitPriceCents: l.unit,
         });
+        if (input.takeStock) {
+          await client.query(
+            `WITH taken AS (SELECT quantity AS before FROM listings WHERE id = $1 FOR UPDATE),
+                  moved AS (UPDATE listings SET quantity = GREATEST(quantity - $2, 0) WHERE id = $1 RETURNING quantity)
+             INSERT INTO stock_adjustments (listing_id, delta, quantity_after, reason)
+             SELECT $1, moved.quantity - taken.before, moved.quantity, $3 FROM taken, moved`,
+            [l.listing.id, l.quantity, `order ${order.number}`],
+          );
+        }
       }
     }
     const status = input.status ?? "placed";

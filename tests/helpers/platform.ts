@@ -130,3 +130,17 @@ export async function shipOrder(databaseUrl: string, orderId: string, trackingNu
     await client.$disconnect();
   }
 }
+
+/** Every store of the order cancels its part ("out of stock"), as the desk or the seller API would. */
+export async function cancelOrder(databaseUrl: string, orderId: string): Promise<void> {
+  const { createDb } = await import("@/lib/db");
+  const { cancelPart } = await import("@/lib/orders/fulfilment");
+  const client = createDb(databaseUrl);
+  try {
+    await client.$transaction(async (tx) => {
+      for (const part of await tx.orderStore.findMany({ where: { orderId }, select: { storeId: true } })) await cancelPart(tx, part.storeId, orderId, "out_of_stock");
+    });
+  } finally {
+    await client.$disconnect();
+  }
+}

@@ -9,16 +9,19 @@
  */
 import { createHash, randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { eventually } from "../helpers/eventually";
 import { alertText, fillForm, linkHref, statusText, type FilledForm } from "../helpers/forms";
 import { baseUrl as sharedBaseUrl, randomClientIp } from "../helpers/http";
 import { parseCartPage, parseHtml } from "../helpers/html";
+import { expectQuotedLinesIn } from "../helpers/operations-doc";
 import { startIsolatedApp, type IsolatedApp } from "../helpers/seller";
 import { startServer, type StartedServer } from "../setup/app";
 
 let app: IsolatedApp;
 
 beforeAll(async () => {
-  app = await startIsolatedApp("accounts", { DEV_OUTBOX: "on" });
+  // A short back-off after failed sign-ins to one account (default 60 s), so that its end is seen.
+  app = await startIsolatedApp("accounts", { DEV_OUTBOX: "on", SIGN_IN_BACKOFF_SECONDS: String(BACKOFF_SECONDS) });
 });
 
 afterAll(async () => {
@@ -26,6 +29,7 @@ afterAll(async () => {
 });
 
 const SESSION_COOKIE = "next-auth.session-token";
+const BACKOFF_SECONDS = 3;
 const PASSWORD = "correct horse battery";
 
 // ---------------------------------------------------------------------------------------------
@@ -157,9 +161,23 @@ async function countRows(sql: string, params: unknown[] = []): Promise<number> {
   return Number(rows[0]!.n);
 }
 
-/** The sign-in link of the newest e-mail to `address`, read from /dev/outbox as a person would. */
+let outboxAdmin: Visitor | undefined;
+
+/** A signed-in marketplace admin: outside development, /dev/outbox is theirs alone. */
+async function admin(): Promise<Visitor> {
+  if (!outboxAdmin) {
+    const visitor = new Visitor();
+    const address = email("outbox-admin");
+    await visitor.register(address);
+    await makeAdmin(address);
+    outboxAdmin = visitor;
+  }
+  return outboxAdmin;
+}
+
+/** The sign-in link of the newest e-mail to `address`, read from /dev/outbox as a person would (an admin, here). */
 async function linkFromOutbox(address: string): Promise<string> {
-  const html = await new Visitor().page("/dev/outbox");
+  const html = await (await admin()).page("/dev/outbox");
   const $ = parseHtml(html);
   const article = $("article").filter((_, el) => $(el).attr("data-email-to") === address).first();
   expect(article.length, `an e-mail to ${address} in the outbox`).toBe(1);
@@ -248,7 +266,8 @@ describe("register", () => {
     expect(intruder.signedIn).toBe(false);
     expect(await userRow(address)).toEqual(before);
     expect(alertText(await intruder.page("/register?error=exists"))).toMatch(/could not create an account/i);
-    expect(await countRows("SELECT count(*) AS n FROM outbox_emails WHERE to_address = $1", [address])).toBe(1);
+    const { rows: mails } = await app.pool.query(`SELECT subject FROM outbox_emails WHERE to_address = $1 ORDER BY subject`, [address]);
+    expect(mails.map((m) => m.subject)).toEqual(["Confirm your Marketplace e-mail address", "Someone tried to create an account with your e-mail"]);
 
     // The old password still works, the new one does not.
     expect(path((await new Visitor().signIn(address, "another password 123")).location)).toBe("/signin?error=credentials");
@@ -287,6 +306,9 @@ describe("on https (PUBLIC_BASE_URL https://...)", () => {
     const page = await visitor.request(`${secure.baseUrl}/account`);
     expect(page.status).toBe(200);
     expect(parseHtml(page.text)('[data-field="email"]').text()).toBe(address);
+    // On https, /dev/outbox is never served, DEV_OUTBOX=on or not, to an admin neither.
+    await makeAdmin(address);
+    expect((await visitor.request(`${secure.baseUrl}/dev/outbox`)).status).toBe(404);
   });
 });
 
@@ -449,18 +471,20 @@ describe("the e-mailed sign-in link", () => {
     }
   });
 
-  it("a link for an account with a password signs into that account and verifies its e-mail; `next` is carried", async () => {
+  it("a link opened by whoever registered the address signs into that account and verifies its e-mail; `next` is carried", async () => {
+    // (Opened in a browser not signed in to it, the first proof removes the password: tests/integration/account-security.test.ts.)
     const address = email("haspassword");
-    await new Visitor().register(address);
+    const visitor = new Visitor();
+    await visitor.register(address);
     expect((await userRow(address))!.email_verified_at).toBeNull();
     await new Visitor().requestLink(address, "/cart");
     const link = new URL(await linkFromOutbox(address));
     expect(link.searchParams.get("next")).toBe("/cart");
-    const visitor = new Visitor();
     const res = await visitor.request(link.pathname + link.search);
     expect(path(res.location)).toBe("/cart");
     expect((await visitor.profile())?.email).toBe(address);
     expect((await userRow(address))!.email_verified_at).toBeInstanceOf(Date);
+    expect(path((await new Visitor().signIn(address)).location)).toBe("/account");
   });
 
   it("/dev/outbox lists the newest e-mail first", async () => {
@@ -468,7 +492,7 @@ describe("the e-mailed sign-in link", () => {
     const second = email("order-b");
     await new Visitor().requestLink(first);
     await new Visitor().requestLink(second);
-    const $ = parseHtml(await new Visitor().page("/dev/outbox"));
+    const $ = parseHtml(await (await admin()).page("/dev/outbox"));
     const order = $("article")
       .toArray()
       .map((a) => $(a).attr("data-email-to"));
@@ -490,6 +514,18 @@ describe("/dev/outbox outside development", () => {
     const res = await fetch(`${sharedBaseUrl()}/dev/outbox`, { redirect: "manual" });
     expect(res.status).toBe(404);
     expect(await res.text()).not.toContain("/signin/link?");
+  });
+
+  it("with DEV_OUTBOX=on it answers signed-in admins only: a visitor and a shopper get 404 and no link", async () => {
+    await new Visitor().requestLink(email("outbox-visible"));
+    const shopper = new Visitor();
+    await shopper.register(email("outbox-shopper"));
+    for (const visitor of [new Visitor(), shopper]) {
+      const res = await visitor.request("/dev/outbox");
+      expect(res.status).toBe(404);
+      expect(res.text).not.toContain("/signin/link?");
+    }
+    expect(await (await admin()).page("/dev/outbox")).toContain("/signin/link?");
   });
 });
 
@@ -851,5 +887,70 @@ describe("sign-in attempts are rate-limited per client address (sign_in: 10, the
     }
     // Another address is not affected.
     expect((await new Visitor().post("/signin/password", { email: "bad", password: "x" })).status).toBe(303);
+  });
+});
+
+describe("failed password sign-ins are limited per account, from any address (5, then one more every SIGN_IN_BACKOFF_SECONDS)", () => {
+  it("40 wrong passwords for one account from 40 addresses are limited; another account signs in; the owner signs in after the back-off", async () => {
+    const owner = email("guessed");
+    const other = email("bystander");
+    expect(path((await new Visitor().register(owner)).location)).toBe("/account");
+    expect(path((await new Visitor().register(other)).location)).toBe("/account");
+
+    const started = Date.now();
+    const answers: string[] = [];
+    let refusal: PageResponse | undefined;
+    for (let i = 0; i < 40; i++) {
+      // A new address each time: the per-address limit never applies.
+      const res = await new Visitor().signIn(i % 2 ? owner : owner.toUpperCase(), `wrong password ${i}`);
+      expect(res.status).toBe(303);
+      answers.push(path(res.location));
+      if (path(res.location) === "/signin?error=too_many_attempts") refusal ??= res;
+    }
+    const seconds = (Date.now() - started) / 1000;
+    const tried = answers.filter((a) => a === "/signin?error=credentials").length;
+    // Five at once, then one every BACKOFF_SECONDS: however slow the machine, never more than that.
+    expect(tried).toBeGreaterThanOrEqual(5);
+    expect(tried).toBeLessThanOrEqual(5 + Math.ceil(seconds / BACKOFF_SECONDS));
+    expect(answers.every((a) => a === "/signin?error=credentials" || a === "/signin?error=too_many_attempts")).toBe(true);
+    expect(refusal, answers.join("\n")).toBeDefined();
+    // The page says why, keeping its names, and offers the e-mailed link.
+    const page = await new Visitor().page(path(refusal!.location));
+    expect(alertText(page)).toBe(`Too many wrong passwords for this account lately. Wait ${BACKOFF_SECONDS} seconds and try again, or ask for a sign-in link below.`);
+    expect(fillForm(page, "Sign in", { Email: owner, Password: PASSWORD }, "Sign in").action).toBe("/signin/password");
+
+    // Each refusal is one event on stderr, naming the request and the account by a hash only.
+    const refusals = app.server
+      .stderr()
+      .split("\n")
+      .filter((line) => line.includes("too many failed attempts for the account"))
+      .map((line) => JSON.parse(line));
+    expect(refusals.length).toBe(answers.filter((a) => a === "/signin?error=too_many_attempts").length);
+    for (const line of refusals) {
+      expect(Object.keys(line).sort()).toEqual(["account", "level", "msg", "request_id", "retry_after"]);
+      expect(line).toMatchObject({ level: "warn", account: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    }
+    expect(new Set(refusals.map((l) => l.account)).size).toBe(1);
+    expectQuotedLinesIn(app.server.stderr(), (msg) => msg.startsWith("sign-in refused"));
+    expect(app.server.stderr()).not.toContain(owner.split("@")[0]);
+    expect(app.server.stderr()).not.toContain("wrong password");
+
+    // Another account is not affected.
+    const bystander = new Visitor();
+    expect(path((await bystander.signIn(other)).location)).toBe("/account");
+    expect(bystander.signedIn).toBe(true);
+
+    // The owner is in again once the back-off has passed (no long lockout); a refused attempt does
+    // not prolong it.
+    const last = await eventually(
+      async () => {
+        const visitor = new Visitor();
+        return { visitor, res: await visitor.signIn(owner) };
+      },
+      ({ res }) => path(res.location) === "/account",
+      10 * BACKOFF_SECONDS * 1000,
+    );
+    expect(path(last.res.location)).toBe("/account");
+    expect(last.visitor.signedIn).toBe(true);
   });
 });

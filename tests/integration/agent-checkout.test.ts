@@ -385,6 +385,30 @@ describe("an agent's checkout declined, then retried with the same idempotency k
   });
 });
 
+describe("a saved payment method the marketplace can no longer charge", () => {
+  it("a default method of a provider that is not configured is declined (402), nothing charged or placed", async () => {
+    const buyer = await import("../../lib/buyer/checkout");
+    await marketplace(true);
+    const { id } = await holder("retired-provider");
+    await allow(id, 100_000, 1_000_000);
+    await query(`UPDATE payment_methods SET is_default = false WHERE user_id = $1`, [id]);
+    await query(`INSERT INTO payment_methods (user_id, provider, provider_ref, brand, last4, is_default) VALUES ($1, 'retired', 'pm_gone', 'Visa', '1881', true)`, [id]);
+    const item = await listing(1500, 5);
+    const charge = vi.spyOn(testProvider, "charge");
+    try {
+      const agent = { userId: id, grantId: "grant-retired", scopes: ["checkout"] };
+      const refused = await refusal(buyer.buyerCheckout(agent, { lines: [{ listing_id: item, quantity: 1 }] }, buyer.checkoutTokenFor(`oauth:${id}`, undefined)));
+      expect([refused.code, refused.status, refused.param]).toEqual(["payment_declined", 402, "payment_method"]);
+      expect(refused.message).toContain("ending in 1881");
+      expect(charge).not.toHaveBeenCalled();
+      expect(await quantityOf(item)).toBe(5);
+      expect(await query(`SELECT count(*)::int AS n FROM orders WHERE user_id = $1`, [id])).toEqual([{ n: 0 }]);
+    } finally {
+      charge.mockRestore();
+    }
+  });
+});
+
 describe("this month's agent spend", () => {
   it("counts agent orders of this calendar month that are not cancelled; not last month's, not storefront orders", async () => {
     await marketplace(true);

@@ -3,7 +3,9 @@
  * `smtp-server` package) receives the checkout's confirmation and the sign-in link, a server that
  * refuses a first attempt (451) receives the retry, and a checkout whose transaction rolls back
  * sends and logs nothing; with the default outbox, the log line (with its link) is written after
- * commit only. Each mode runs on an app and database of its own.
+ * commit only. Links are bearer secrets: in production (the smtp app here, and a second outbox
+ * app, both without the tests' OUTBOX_KEEPS_LINKS=on) no log line and no stored row holds one;
+ * the SMTP message does. Each mode runs on an app and database of its own.
  *
  * "Rolls back" is made deterministic by a deferred trigger that fails the commit of any
  * transaction that wrote an e-mail to a `rollback-…` address: everything, the e-mail's row and
@@ -135,7 +137,8 @@ describe("EMAIL_DELIVERY=smtp", { timeout: 180_000 }, () => {
 
   beforeAll(async () => {
     smtp = await startSmtp();
-    app = await startIsolatedApp("email-smtp", { EMAIL_DELIVERY: "smtp", SMTP_URL: smtp.url });
+    // As production runs: links out of the table and the logs.
+    app = await startIsolatedApp("email-smtp", { EMAIL_DELIVERY: "smtp", SMTP_URL: smtp.url, OUTBOX_KEEPS_LINKS: undefined });
     await app.pool.query(ROLLBACK_TRIGGER);
     // Checkouts run in this process against the app's database; the app's worker sends.
     client = createDb(app.database.databaseUrl);
@@ -168,6 +171,9 @@ describe("EMAIL_DELIVERY=smtp", { timeout: 180_000 }, () => {
   const mailsTo = (email: string) => smtp.received.filter((m) => m.to.includes(email));
   const rowOf = async (email: string) =>
     (await app.pool.query(`SELECT status, attempts, last_error, sent_at IS NOT NULL AS sent FROM outbox_emails WHERE to_address = $1`, [email])).rows;
+  /** The stored rows to `email`, every column, as text. */
+  const storedOf = async (email: string) =>
+    (await app.pool.query(`SELECT row_to_json(e)::text AS row, body, link, link_sealed FROM outbox_emails e WHERE to_address = $1`, [email])).rows;
 
   it("a checkout's confirmation arrives: from the marketplace, to the buyer, naming the order; its row says sent", async () => {
     const email = address("buyer");
@@ -197,6 +203,11 @@ describe("EMAIL_DELIVERY=smtp", { timeout: 180_000 }, () => {
     expect(stdoutOf(app)).not.toContain(token);
     expect(app.server.stderr()).not.toContain(token);
     expect(jsonLines(stdoutOf(app)).filter((l) => l.msg === "email")).toEqual([]);
+    // Nor does the table: the body has a placeholder, the sealed link is gone once sent.
+    const [stored] = await storedOf(email);
+    expect(stored.row).not.toContain(token);
+    expect(stored.body).toContain("[link sent by e-mail only]");
+    expect(stored).toMatchObject({ link: null, link_sealed: null });
   });
 
   it("a server that refuses the first attempt (451) receives the retry; the failure is logged without the address", async () => {
@@ -206,6 +217,8 @@ describe("EMAIL_DELIVERY=smtp", { timeout: 180_000 }, () => {
     await waitFor(() => smtp.refused, (r) => r.includes(email), "the refused attempt");
     const [mail] = await waitFor(() => mailsTo(email), (m) => m.length > 0, "the retry");
     expect(mail!.subject).toBe("Your Marketplace sign-in link");
+    // The retry still had the link to send (sealed in the row until then).
+    expect(mail!.text).toMatch(/\/signin\/link\?token=[\w-]+/);
     const [row] = await waitFor(() => rowOf(email), (r) => r[0]?.status === "sent", "the row marked sent");
     expect(row).toEqual({ status: "sent", attempts: 2, last_error: null, sent: true });
     const warning = jsonLines(app.server.stderr()).find((l) => l.msg === "email failed; it will be retried");
@@ -264,5 +277,29 @@ describe("EMAIL_DELIVERY=outbox (the default)", { timeout: 180_000 }, () => {
     expect(rows).toEqual([{ status: "sent", attempts: 1, sent: true }]);
     expect(emailLines(rolledBack)).toEqual([]);
     expectQuotedLinesIn(stdoutOf(app), (msg) => msg === "email");
+  });
+});
+
+describe("EMAIL_DELIVERY=outbox in production (links never in clear)", { timeout: 180_000 }, () => {
+  let app: IsolatedApp;
+
+  beforeAll(async () => {
+    app = await startIsolatedApp("email-outbox-production", { OUTBOX_KEEPS_LINKS: undefined });
+  }, 180_000);
+
+  afterAll(async () => {
+    await app?.stop();
+  });
+
+  it("the log line names no link, and the stored e-mail holds a placeholder: neither signs anyone in", async () => {
+    const email = address("production");
+    expect(await requestSignInLink(app, email)).toBe(303);
+    const [line] = await waitFor(() => jsonLines(stdoutOf(app)).filter((l) => l.msg === "email" && l.to === email), (l) => l.length > 0, "the outbox line");
+    expect(line).toEqual({ level: "info", msg: "email", to: email, subject: "Your Marketplace sign-in link" });
+    const { rows } = await app.pool.query(`SELECT row_to_json(e)::text AS row, body, link, link_sealed FROM outbox_emails e WHERE to_address = $1`, [email]);
+    expect(rows).toHaveLength(1);
+    expect(rows[0].body).toContain("[link sent by e-mail only]");
+    expect(rows[0]).toMatchObject({ link: null, link_sealed: null });
+    for (const text of [rows[0].row, stdoutOf(app), app.server.stderr()]) expect(text).not.toMatch(/signin\/link\?token=/);
   });
 });

@@ -425,8 +425,9 @@ describe.skipIf(!canRun)("faults", { timeout: HANG_GUARD_MS }, () => {
 
   it("docs/operations.md quotes the log lines, codes and settings these faults show", () => {
     keepLogs(app);
-    // The rate limiter's lines are checked by redis-outage.test.ts, the e-mail's by email-delivery.test.ts.
-    expectQuotedLinesIn(logs.join("\n"), (msg) => !msg.startsWith("rate limiter:") && !msg.startsWith("email"));
+    // The rate limiter's lines are checked by redis-outage.test.ts, the e-mail's by email-delivery.test.ts,
+    // the sign-in refusal's by accounts.test.ts.
+    expectQuotedLinesIn(logs.join("\n"), (msg) => !msg.startsWith("rate limiter:") && !msg.startsWith("email") && !msg.startsWith("sign-in refused"));
     const doc = operationsDoc();
     expect(doc).toContain("503 `service_unavailable`");
     expect(doc).toContain(`Retry-After: ${UNAVAILABLE_RETRY_AFTER_SECONDS}`);

@@ -2,7 +2,7 @@
  * Issue 15, fuzz: every operation of the public, seller and buyer API registries (so a new
  * endpoint is fuzzed without touching this file), with path segments, query strings and bodies
  * generated from the endpoint's own zod schemas (valid, at the bounds, one change away from valid,
- * malformed JSON, wrong content types, wrong methods, repeated parameters), plus junk paths under
+ * undecodable percent-escapes in any path segment, malformed JSON, wrong content types, wrong methods, repeated parameters), plus junk paths under
  * every API prefix. Every answer: never a 5xx; an error is the exact envelope with
  * error.request_id = X-Request-Id; a success matches the schema openapi.json is generated from;
  * no inventory count on the public surface, no key secret or token, no other tenant's ids; and a
@@ -32,6 +32,7 @@ import {
   segmentArbitrary,
   type Answer,
   type BodyCase,
+  withUndecodableSegment,
   WriteLog,
 } from "../helpers/fuzz";
 import { api, baseUrl, randomClientIp } from "../helpers/http";
@@ -78,7 +79,7 @@ function requestArbitrary(surface: Surface, endpoint: Endpoint): fc.Arbitrary<Fu
   const body: fc.Arbitrary<BodyCase | undefined> = endpoint.body ? bodyArbitrary(endpoint.body, overrides) : fc.constantFrom(undefined, { contentType: "application/json", body: "{}", flavor: "valid" as const });
   const method = fc.oneof({ weight: 9, arbitrary: fc.constant(endpoint.method) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) });
   const idempotencyKey = rarely(fc.oneof(fc.uuid(), fc.constantFrom("", "x".repeat(300), "ÿ-\u00a0key")), 4);
-  return fc.tuple(method, segments, query, body, surface.auth, idempotencyKey).map(([m, segs, q, b, auth, key]) => {
+  return fc.tuple(method, segments, query, body, surface.auth, idempotencyKey).chain(([m, segs, q, b, auth, key]) => {
     let p = endpoint.path;
     names.forEach((n, i) => (p = p.replace(`{${n}}`, segs[i]!)));
     const headers: Record<string, string> = {};
@@ -86,7 +87,8 @@ function requestArbitrary(surface: Surface, endpoint: Endpoint): fc.Arbitrary<Fu
     if (b?.contentType) headers["Content-Type"] = b.contentType;
     if (key !== null) headers["Idempotency-Key"] = key;
     const sendsBody = m !== "GET" && m !== "OPTIONS" && b?.body !== undefined;
-    return { method: m, path: surface.prefix + p + q, headers, body: sendsBody ? b!.body : undefined, flavor: b?.flavor ?? "valid" };
+    // Any segment of the endpoint's path (not of the surface's prefix) may be undecodable.
+    return withUndecodableSegment(p).map((path) => ({ method: m, path: surface.prefix + path + q, headers, body: sendsBody ? b!.body : undefined, flavor: b?.flavor ?? "valid" }));
   });
 }
 
@@ -150,6 +152,8 @@ const OTHER_ROUTES: Record<string, string> = {
   "/api/mcp/mcp": "fuzz-mcp",
   "/api/health": "health (it reads no input: GET, and 405 for other methods)",
   "/api/agent/mcp": "fuzz-mcp",
+  "/api/mcp/mcp/server-card": "mcp-server-cards (it reads no input: GET, and 405 for other methods)",
+  "/api/agent/mcp/server-card": "mcp-server-cards (it reads no input: GET, and 405 for other methods)",
   "/api/auth/[...nextauth]": "fuzz-oauth-forms (NextAuth: the storefront's sign-in goes through /signin/*)",
   "/api/ucp/checkout-sessions": "fuzz-ucp",
   "/api/ucp/checkout-sessions/[id]": "fuzz-ucp",

@@ -2,7 +2,8 @@
  * Issue 15, fuzz: the OAuth authorization server (its endpoints read from the RFC 8414 metadata:
  * registration, token, revocation, authorization; and every /.well-known document) and the
  * storefront's form posts (every route.ts outside app/api that serves POST, found on disk, so a new
- * form is fuzzed without touching this file), on an app of their own since both write. Forms are
+ * form is fuzzed without touching this file) and its pages with path parameters (found the same
+ * way; undecodable percent-escapes in any segment), on an app of their own since both write. Forms are
  * sent with the fields their route reads, values that are valid, junk, NUL and other unicode,
  * huge, repeated fields, wrong content types, cross-site origins, and as a shopper, a store owner,
  * an admin or nobody. Every answer: never a 5xx; X-Request-Id; an OAuth error is RFC 6749's
@@ -17,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { hashPassword } from "@/lib/accounts/password";
 import { z } from "@/lib/schemas/zod";
 import { ALL_SCOPES, createHolder, createListing, token } from "../helpers/buyer";
-import { fuzzAssert, FuzzStats, fuzzValue, junk, JUNK, problemsOf, rarely, segmentArbitrary, WriteLog, type Answer } from "../helpers/fuzz";
+import { FUZZ_RUNS, fuzzAssert, FuzzStats, fuzzValue, junk, JUNK, problemsOf, rarely, segmentArbitrary, withUndecodableSegment, WriteLog, type Answer } from "../helpers/fuzz";
 import { api, randomClientIp } from "../helpers/http";
 import { createTestOrder } from "../helpers/orders";
 import { createTestKey, startIsolatedApp, storeIdOf, type IsolatedApp } from "../helpers/seller";
@@ -242,10 +243,13 @@ describe("fuzz: storefront form posts", () => {
       );
       const who = route.pattern.startsWith("/seller") ? fc.constantFrom("owner", "owner", "owner", "shopper", "none") : route.pattern.startsWith("/admin") ? fc.constantFrom("admin", "admin", "shopper", "none") : fc.constantFrom("shopper", "shopper", "shopper", "owner", "none");
       const segments = fc.tuple(...params.map((p) => segmentArbitrary(known[p] ?? []))) as fc.Arbitrary<string[]>;
+      const urls = segments.chain((segs) => {
+        let url = route.pattern;
+        params.forEach((p, i) => (url = url.replace(`[${p}]`, segs[i]!)));
+        return withUndecodableSegment(url);
+      });
       await fuzzAssert(
-        fc.asyncProperty(segments, fields, who, fc.constantFrom(...ORIGINS), fc.constantFrom(...CONTENT), fc.constantFrom("none", "none", "none", "repeat", "huge", "bad-encoding"), async (segs, [own, extra, unknown], as, origin, content, shape) => {
-          let url = route.pattern;
-          params.forEach((p, i) => (url = url.replace(`[${p}]`, segs[i]!)));
+        fc.asyncProperty(urls, fields, who, fc.constantFrom(...ORIGINS), fc.constantFrom(...CONTENT), fc.constantFrom("none", "none", "none", "repeat", "huge", "bad-encoding"), async (url, [own, extra, unknown], as, origin, content, shape) => {
           const pairs: [string, string][] = [];
           route.fields.forEach((f, i) => own[i] !== null && pairs.push([f, own[i]!]));
           pairs.push(...extra.map(([n, v]) => [n, v] as [string, string]));
@@ -280,6 +284,46 @@ describe("fuzz: storefront form posts", () => {
             if (changed.length > 0) throw new Error(`${label} → ${res.status} ${res.location ?? ""} was refused but changed ${changed.join(", ")}`);
           }
         }),
+      );
+    }, 600_000);
+  }
+});
+
+/** Every page.tsx with a path parameter (`/seller/[store]/listings/[id]`). */
+function pageRoutes(dir = path.join(process.cwd(), "app"), url = ""): string[] {
+  const out: string[] = [];
+  for (const entry of readdirSync(dir, { withFileTypes: true })) {
+    if (entry.isDirectory() && !entry.name.startsWith("_")) out.push(...pageRoutes(path.join(dir, entry.name), /^\(.*\)$/.test(entry.name) ? url : `${url}/${entry.name}`));
+    else if (entry.name === "page.tsx" && url.includes("[")) out.push(url);
+  }
+  return out;
+}
+
+describe("fuzz: storefront and dashboard pages", () => {
+  const pages = pageRoutes();
+
+  it("finds the pages with path parameters on disk", () => {
+    expect(pages.length).toBeGreaterThanOrEqual(15);
+  });
+
+  // A page renders in tens of milliseconds where a form post is refused in a few: a tenth of the runs.
+  for (const pattern of pages) {
+    it(`GET ${pattern}`, async () => {
+      const params = [...pattern.matchAll(/\[(\w+)\]/g)].map((m) => m[1]!);
+      const urls = (fc.tuple(...params.map((p) => segmentArbitrary(known[p] ?? []))) as fc.Arbitrary<string[]>).chain((segs) => {
+        let url = pattern;
+        params.forEach((p, i) => (url = url.replace(`[${p}]`, segs[i]!)));
+        return withUndecodableSegment(url);
+      });
+      const who = pattern.startsWith("/seller") ? fc.constantFrom("owner", "owner", "shopper", "none") : fc.constantFrom("shopper", "shopper", "owner", "none");
+      await fuzzAssert(
+        fc.asyncProperty(urls, who, async (url, as) => {
+          const res = await send("GET", url, as === "none" ? {} : { Cookie: sessions[as as keyof typeof sessions] });
+          stats.record("pages", res.status);
+          const problems = commonProblems(res, url);
+          if (problems.length > 0) throw new Error(`GET ${url.slice(0, 200)} as ${as} → ${res.status}: ${problems.join("; ")}\nbody: ${res.text.slice(0, 600)}`);
+        }),
+        Math.max(10, Math.round(FUZZ_RUNS / 10)),
       );
     }, 600_000);
   }

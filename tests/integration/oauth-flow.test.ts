@@ -8,7 +8,8 @@
  * RFC 7009 revocation, as oidc-provider does it and the app relies on: revoking a refresh token
  * ends its whole grant (every access and refresh token of it, and the holder's connection on
  * /account/agents), and so does revoking an access token. A reused (rotated-out) refresh token
- * ends the grant as well. Each takes effect on the very next request.
+ * ends the grant as well. Each takes effect on the very next request. A refused refresh spends
+ * nothing: the same refresh token works afterwards.
  */
 import { createHash, randomBytes } from "node:crypto";
 import * as cheerio from "cheerio";
@@ -247,6 +248,49 @@ describe("registration, consent, tokens, refresh and revocation", () => {
     expect(await says(tokens.access_token, "buyer_api")).toBe("401 invalid_token");
     expect((await tokenRequest(agent, { grant_type: "refresh_token", refresh_token: rotated.refresh_token! })).json.error).toBe("invalid_grant");
     expect(await listedConnections(browser)).not.toContain(grantId);
+  });
+
+  it("a refused refresh changes nothing: after invalid_target (a resource not granted, an unknown one, two at once) or invalid_scope, the same refresh token still refreshes and the grant is whole", async () => {
+    const start = await authorizationUrl(agent);
+    const tokens = await exchangeCode(agent, await consent(browser, start, ["profile:read", "cart:read"]), start);
+    const grantId = await grantOf(tokens.access_token);
+    const stored = async () => {
+      const { rows } = await pool.query(
+        `SELECT model, payload::text AS payload, consumed_at FROM oauth_records WHERE grant_id = $1 ORDER BY model, id_hash`,
+        [grantId],
+      );
+      return rows;
+    };
+    const before = await stored();
+    expect(before.map((r) => r.model)).toEqual(["AccessToken", "AuthorizationCode", "Grant", "RefreshToken"]);
+
+    // The same answers oidc-provider gives (RFC 8707 section 2, RFC 6749 section 5.2).
+    const unknown = { error: "invalid_target", error_description: "resource indicator is missing, or unknown" };
+    const refusals: [Record<string, string | string[]>, Record<string, string>][] = [
+      [{ resource: `${base}/api/agent/mcp` }, unknown],
+      [{ resource: `${base}/api/agent/mcp?x=1` }, unknown],
+      [{ resource: "https://elsewhere.example/api/v1/buyer" }, unknown],
+      [{ resource: [`${base}/api/v1/buyer`, `${base}/api/agent/mcp`] }, { error: "invalid_target", error_description: "only a single resource indicator value must be requested/resolved during Access Token Request" }],
+      [{ scope: "profile:read orders:read" }, { error: "invalid_scope", error_description: "refresh token missing requested scope", scope: "orders:read" }],
+    ];
+    for (const [params, answer] of refusals) {
+      const refused = await tokenRequest(agent, { grant_type: "refresh_token", refresh_token: tokens.refresh_token!, ...params });
+      expect(refused.status, JSON.stringify(params)).toBe(400);
+      expect(refused.json, JSON.stringify(params)).toEqual(answer);
+    }
+    // Nothing was written: the refresh token is not consumed, no access token was added, the grant is as it was.
+    expect(await stored()).toEqual(before);
+    expect(await says(tokens.access_token, "buyer_api")).toBe(`200 ${holder.email}`);
+
+    // The retry with the granted resource (here named; without `resource` it is the same) refreshes.
+    const rotated = await refresh(agent, tokens.refresh_token!, { resource: `${base}/api/v1/buyer` });
+    expect(rotated.scope).toBe("profile:read cart:read");
+    expect(await says(rotated.access_token, "buyer_api")).toBe(`200 ${holder.email}`);
+    expect(await says(tokens.access_token, "buyer_api")).toBe(`200 ${holder.email}`);
+    expect(await listedConnections(browser)).toContain(grantId);
+    const again = await refresh(agent, rotated.refresh_token!, { scope: "profile:read" });
+    expect(again.scope).toBe("profile:read");
+    expect(await says(again.access_token, "buyer_api")).toBe(`200 ${holder.email}`);
   });
 
   it("RFC 7009 revocation of the refresh token ends the grant: every access token of it is 401 on the next request, the refresh token is dead, the connection leaves /account/agents", async () => {

@@ -174,7 +174,7 @@ describe("the seller desk", () => {
     expectExactKeys(desk, ["id", "number", "email", "placed_via", "shipping_address", "created_at", "parts"], "desk order");
     expect(desk.parts).toHaveLength(1);
     const part = desk.parts[0]!;
-    expectExactKeys(part, ["store", "status", "lines", "subtotal_cents", "shipping_cents", "carrier", "tracking_number", "shipped_at", "delivered_at"], "desk part");
+    expectExactKeys(part, ["store", "status", "lines", "subtotal_cents", "shipping_cents", "carrier", "tracking_number", "shipped_at", "delivered_at", "cancelled_at", "cancel_reason", "refund_cents"], "desk part");
     expect(part.store.slug).toBe("fixture-store-a");
     expect(part.lines.map((l) => l.id)).toEqual(order.lines.filter((l) => l.storeSlug === "fixture-store-a").map((l) => l.id));
     expect(part.shipping_cents).toBe(0);
@@ -721,6 +721,48 @@ describe("pages: the seller desk", () => {
     $ = parseHtml(page.text);
     expect($("section[data-part-status]").map((_, el) => $(el).attr("data-part-status")).get()).toEqual(["delivered", "delivered"]);
     expect((await app.pool.query(`SELECT status::text FROM orders WHERE id = $1`, [order.id])).rows[0].status).toBe("delivered");
+  });
+
+  it("Cancel order asks for a reason; the part is cancelled, the buyer refunded and mailed and shown it; a shipped part offers no cancel", async () => {
+    const order = await twoStoreOrder(buyer);
+    const [nameA, nameB] = [await storeName("fixture-store-a"), await storeName("fixture-store-b")];
+    const path = `/seller/orders/${order.number}`;
+    let page = await ownerAB.get(path);
+    const cancel = fillForm(page.text, `Cancel ${nameB}'s items`, { Reason: "cannot_ship" }, "Cancel order");
+    expect(cancel.action).toBe(`${path}/cancel`);
+
+    const before = await stateOf(order.id);
+    const blank = await ownerAB.submit(cancel.action, { ...cancel.fields, reason: "" });
+    expect(alertText(blank.text)).toMatch(/Choose why you cancel/);
+    expect(parseHtml(blank.text)("[aria-invalid=true]").attr("name")).toBe("reason");
+    expect(alertText((await ownerAB.submit(cancel.action, { ...cancel.fields, reason: "because" })).text)).toMatch(/must be one of/);
+    expect((await ownerC.post(cancel.action, cancel.fields)).status).toBe(404);
+    expect((await ownerA.post(cancel.action, cancel.fields)).status).toBe(404);
+    expect((await ownerAB.post(cancel.action, cancel.fields, { "Sec-Fetch-Site": "cross-site" })).status).toBe(403);
+    expect(await stateOf(order.id)).toEqual(before);
+
+    page = await ownerAB.submit(cancel.action, cancel.fields);
+    expect(statusText(page.text)).toContain("Cancelled");
+    let $ = parseHtml(page.text);
+    expect($("section[data-store=fixture-store-b]").attr("data-part-status")).toBe("cancelled");
+    expect($("section[data-store=fixture-store-b] [data-field=cancel_reason]").text()).toBe("Cannot ship to this address");
+    expect($("section[data-store=fixture-store-b] form").length).toBe(0);
+    expect($("section[data-store=fixture-store-a] form").length).toBe(2);
+    const mail = (await outbox(order.number)).filter((m) => m.subject === `Items of your order ${order.number} were cancelled`);
+    expect(mail).toHaveLength(1);
+    expect(mail[0]!.body).toContain("cannot ship them to your address");
+
+    // A cancel posted again (a second tab) is refused on the page.
+    expect(alertText((await ownerAB.submit(cancel.action, cancel.fields)).text)).toMatch(/cancelled/);
+    // A ships: its part offers no cancel any more.
+    const ship = fillForm(page.text, `Ship ${nameA}'s items`, { "Tracking number": "1Z-A" }, "Mark shipped");
+    page = await ownerAB.submit(ship.action, ship.fields);
+    $ = parseHtml(page.text);
+    expect($(`form[aria-label="Cancel ${nameA}'s items"]`).length).toBe(0);
+
+    const buyerView = parseHtml((await (await signIn(buyer)).get(`/account/orders/${order.number}`)).text);
+    expect(buyerView("section[data-store=fixture-store-b]").attr("data-part-status")).toBe("cancelled");
+    expect(buyerView("[data-event=cancelled]").text()).toContain(`${nameB} cancelled its items`);
   });
 
   it("returns: listed with the buttons their state allows; approve, mark received, refund, reject; another store's return is 404", async () => {

@@ -9,7 +9,7 @@ import { createHash, createHmac, randomBytes } from "node:crypto";
 import { flattenedVerify, importJWK } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ACP_VERSION, acpClient, expectAcp } from "../helpers/acp";
-import { shipOrder, startPlatform, type Received, type FakePlatform } from "../helpers/platform";
+import { cancelOrder, shipOrder, startPlatform, type Received, type FakePlatform } from "../helpers/platform";
 import { DECLINED_CARD, UcpHarness, expectValid, orderEventSchema } from "../helpers/ucp";
 
 const ACP_KEY = `acp-webhooks-${randomBytes(6).toString("hex")}`;
@@ -89,6 +89,20 @@ describe("UCP order webhooks", { timeout: 120_000 }, () => {
       const rows = await waitUntil(() => deliveries(id), (r) => r[0]?.status === "delivered", "the delivery recorded");
       expect(rows).toEqual([{ id: event!.json.event_id, channel: "ucp", event_type: "order_create", status: "delivered", attempts: 1, last_status: 200, last_error: null }]);
     }
+  });
+
+  it("a store cancelling the order sends order_update with a cancellation adjustment of what it refunded", async () => {
+    const { orderId } = await ucp.completedOrder();
+    await platform.waitFor((r) => r.json?.id === orderId, 1, "the order_create");
+    await cancelOrder(ucp.app.database.databaseUrl, orderId);
+    const [update] = await platform.waitFor((r) => r.json?.id === orderId && Array.isArray(r.json?.adjustments), 1, "the cancellation's order_update");
+    expectValid(orderEventSchema(), update!.json, "order event");
+    await verifyUcpSignature(update!);
+    const { rows } = await ucp.app.pool.query(`SELECT total_cents FROM orders WHERE id = $1`, [orderId]);
+    expect(update!.json.adjustments).toEqual([
+      expect.objectContaining({ type: "cancellation", status: "completed", amount: rows[0].total_cents, line_items: update!.json.line_items.map((l: any) => ({ id: l.id, quantity: l.quantity.total })) }),
+    ]);
+    expect(update!.json.adjustments[0].description).toContain("out of stock");
   });
 
   it("a declined payment rolls back: no delivery recorded, nothing sent", async () => {
@@ -188,6 +202,14 @@ describe("ACP order webhooks", { timeout: 120_000 }, () => {
     expectAcp("Order", update!.json.data);
     expect(update!.json.data.status).toBe("shipped");
     expect(update!.json.data.fulfillments).toEqual([expect.objectContaining({ type: "shipping", status: "shipped", tracking_number: "1Z999" })]);
+
+    // The other order of the session, cancelled by its store: order_update with the order canceled.
+    const other = (session.metadata.orders as Array<{ id: string }>).find((o) => o.id !== orderId)!;
+    await platform.waitFor((r) => r.path === "/acp/orders" && r.json?.data?.id === other.id);
+    await cancelOrder(ucp.app.database.databaseUrl, other.id);
+    const [canceled] = await platform.waitFor((r) => r.path === "/acp/orders" && r.json?.type === "order_update" && r.json?.data?.id === other.id, 1, "the cancellation's order_update");
+    expectAcp("Order", canceled!.json.data);
+    expect(canceled!.json.data.status).toBe("canceled");
 
     const unconfigured = await checkoutOf(`acp-other-${randomBytes(6).toString("hex")}`);
     const [row] = await waitUntil(() => deliveries(unconfigured.order.id), (r) => r[0]?.status === "skipped", "the skipped delivery");

@@ -42,7 +42,7 @@ describe("relevance benchmark", () => {
   });
 
   it("every targeted class finds what its queries mean among the first three results", { timeout: 180_000 }, async () => {
-    // 60 queries a class keeps this quick; the README's table runs 300 and checks the targets
+    // 60 queries a class keeps this quick; docs/search.md's table runs 300 and checks the targets
     // (zero results <= 1 %, hit@3 >= 95 %) with --check. Here a miss or two may fall either way.
     const { report } = await runRelevanceBenchmark({ perClass: 60, seed: "1", client });
     for (const c of report.classes.filter((k) => k.targeted)) {

@@ -38,10 +38,12 @@ describe("schema.prisma matches the migrated database", () => {
     "agentSettings",
     "oAuthRecord",
     "agentConnection",
+    "agentApproval",
     "paymentAttempt",
     "checkoutSession",
     "protocolCheckout",
     "outboxEmail",
+    "secretReveal",
   ] as const;
 
   it.each(models)("%s: findFirst selects every column", async (model) => {

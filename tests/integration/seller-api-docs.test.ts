@@ -1,6 +1,6 @@
 /**
  * docs/seller-api.md is true: every `sh` example in it runs, in the order shown, in one bash
- * session against a fresh store with one new order (BASE = the app, KEY = a key with every seller
+ * session against a fresh store with two new orders (BASE = the app, KEY = a key with every seller
  * scope, HOOK_URL = a webhook receiver), and prints what the page says it prints. On an app and database of its own.
  */
 import { readFileSync } from "node:fs";
@@ -37,13 +37,17 @@ const EXPECTED: Array<(lines: string[]) => void> = [
     expect(JSON.parse(l[1]!)).toEqual({ status: "shipped", carrier: "UPS", tracking_number: "1Z999AA10123456784" });
     expect(l[2]).toBe("delivered");
   },
+  (l) => {
+    const mine = earlier.lines.filter((x) => x.storeSlug === "fixture-store-b");
+    expect(JSON.parse(l.join("\n"))).toEqual({ status: "cancelled", cancel_reason: "out_of_stock", refund_cents: mine.reduce((s, x) => s + x.quantity * x.unitPriceCents, 0) });
+  },
   (l) => expect(l).toEqual(["enabled", "order.created", "true", "[]"]),
   (l) => {
-    // The three newest changes: the endpoint registered just before, and the order's deliver and ship.
+    // The three newest changes: the endpoint registered just before, the earlier order's cancel and the order's deliver.
     expect(l.map((x) => JSON.parse(x))).toEqual([
       { action: "webhook_endpoints.create", outcome: "succeeded", actor: "api_key" },
+      { action: "orders.cancel", outcome: "succeeded", actor: "api_key" },
       { action: "orders.deliver", outcome: "succeeded", actor: "api_key" },
-      { action: "orders.ship", outcome: "succeeded", actor: "api_key" },
     ]);
   },
   (l) => expect(l.map((x) => x.toLowerCase())).toEqual(["first: applied", "idempotent-replayed: true"]),
@@ -53,6 +57,7 @@ const EXPECTED: Array<(lines: string[]) => void> = [
 let app: IsolatedApp;
 let receiver: FakePlatform;
 let order: FixtureOrder;
+let earlier: FixtureOrder;
 let outputs: string[][] = [];
 let stderr = "";
 let exitCode: number | null = null;
@@ -61,7 +66,10 @@ beforeAll(async () => {
   receiver = await startPlatform();
   app = await startIsolatedApp("seller-api-docs", { WEBHOOKS_ALLOW_LOOPBACK: "on", NODE_EXTRA_CA_CERTS: receiver.caPath });
   const { key } = await createTestKey(app.pool, "fixture-store-b", [...SELLER_SCOPES]);
-  // The store's one order: a guest's, of this store and another (the examples see only theirs).
+  // The store's two orders, guests', of this store and another (the examples see only theirs): the
+  // newest is shipped and delivered, the earlier one cancelled.
+  const parts = [{ store: "fixture-store-b", lines: [{ quantity: 1 }] }, { store: "fixture-store-a", lines: [{ quantity: 2 }] }];
+  earlier = await createTestOrder(app.pool, { userId: null, email: "earlier@example.com", parts, createdAt: new Date(Date.now() - 60_000) });
   order = await createTestOrder(app.pool, {
     userId: null,
     email: "guest@example.com",

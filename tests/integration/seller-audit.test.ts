@@ -159,8 +159,8 @@ describe("the seller API's writes", { timeout: 120_000 }, () => {
 describe("the dashboard and the operator", { timeout: 120_000 }, () => {
   it("an owner's key creation and revocation are the owner's; a refused form is recorded refused; the log page lists them", async () => {
     const created = await formPost("/seller/fixture-store-a/keys/create", { name: "From the dashboard", "scope.listings:read": "on" });
-    expect(created.status).toBe(200);
-    const keyId = /mk_live_([a-z0-9]{16})\./.exec(await created.text())![1]!;
+    expect(created.status).toBe(303);
+    const keyId = /\/seller\/fixture-store-a\/keys\/([a-z0-9]{16})\/created$/.exec(created.headers.get("location") ?? "")![1]!;
     const [createdEvent] = await eventsOf(storeA);
     expect(createdEvent).toMatchObject({ actor_type: "user", actor_label: ownerEmail, action: "api_keys.create", target_type: "api_key", target_id: `mk_live_${keyId}`, outcome: "succeeded" });
     expect(createdEvent.request_id).toMatch(/^req_/);

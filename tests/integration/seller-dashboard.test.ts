@@ -76,6 +76,13 @@ class Visitor {
 
 const rand = () => Math.floor(Math.random() * 254);
 
+/** Creates a key through the form, follows the 303 to the page that shows it once, and reads it there. */
+async function createKey(visitor: Visitor, fields: Record<string, string>, store = STORE): Promise<{ key: string; keyId: string; page: Page; posted: Page }> {
+  const { posted, page } = await visitor.submit(`/seller/${store}/keys/create`, fields);
+  const key = parseHtml(page.text)("[data-new-key]").text().trim();
+  return { key, keyId: /^mk_live_([a-z0-9]{16})\./.exec(key)?.[1] ?? "", page, posted };
+}
+
 /** Signs in through the sign-in form and answers the session cookie it sets. */
 async function signIn(email: string): Promise<string> {
   const res = await anonymous().post("/signin/password", { email, password: PASSWORD, next: "/seller" });
@@ -227,9 +234,8 @@ describe("who may see the dashboard", () => {
     expect(await count(`SELECT count(*) FROM api_keys WHERE name = 'Theirs'`)).toBe(0);
 
     // Their key, revoked through our store's URL: not found, still live.
-    const created = await otherOwner.post(`/seller/${OTHER_STORE}/keys/create`, { name: "Their own", "scope.listings:read": "on" });
-    expect(created.status).toBe(200);
-    const keyId = /mk_live_([a-z0-9]{16})\./.exec(created.text)![1]!;
+    const { keyId } = await createKey(otherOwner, { name: "Their own", "scope.listings:read": "on" }, OTHER_STORE);
+    expect(keyId).toMatch(/^[a-z0-9]{16}$/);
     expect((await owner.post(`/seller/${STORE}/keys/${keyId}/revoke`, {})).status).toBe(404);
     expect(await count(`SELECT count(*) FROM api_keys WHERE key_id = $1 AND revoked_at IS NULL`, [keyId])).toBe(1);
   });
@@ -266,10 +272,8 @@ describe("cross-site form posts are refused", () => {
 
 describe("API keys that expire", () => {
   it("Expires: never by default; in 30 days is stored and shown; the key works until then and answers 401 api_key_expired after; a bad choice is refused", async () => {
-    const never = await owner.post(`/seller/${STORE}/keys/create`, { name: "Forever", "scope.listings:read": "on", expires_in_days: "" });
-    const neverKey = parseHtml(never.text)("[data-new-key]").text().trim();
-    const soon = await owner.post(`/seller/${STORE}/keys/create`, { name: "Month job", "scope.listings:read": "on", expires_in_days: "30" });
-    const key = parseHtml(soon.text)("[data-new-key]").text().trim();
+    const { key: neverKey } = await createKey(owner, { name: "Forever", "scope.listings:read": "on", expires_in_days: "" });
+    const { key } = await createKey(owner, { name: "Month job", "scope.listings:read": "on", expires_in_days: "30" });
     const keyId = /^mk_live_([a-z0-9]{16})\./.exec(key)![1]!;
     const stored = await app.pool.query(
       `SELECT key_id, expires_at IS NULL AS never, round(extract(epoch FROM expires_at - created_at) / 86400)::int AS days FROM api_keys WHERE key_id = ANY($1) ORDER BY name`,
@@ -300,16 +304,19 @@ describe("API keys that expire", () => {
 });
 
 describe("API keys: the full key is shown once, then never", () => {
-  it("shows the key in the create post's own answer (no-store), only …last4 afterwards, and the key works until revoked", async () => {
-    const created = await owner.post(`/seller/${STORE}/keys/create`, { name: "Inventory sync", "scope.listings:read": "on", "scope.shipping:write": "on" });
+  it("creates the key on the post, shows it once on the page the 303 leads to (no-store), only …last4 afterwards, and the key works until revoked", async () => {
+    const { posted, page: created, key } = await createKey(owner, { name: "Inventory sync", "scope.listings:read": "on", "scope.shipping:write": "on" });
+    expect(posted.location).toMatch(new RegExp(`^/seller/${STORE}/keys/[a-z0-9]{16}/created$`));
+    expect(posted.text).toBe("");
+    expect(posted.headers.get("set-cookie")).toBeNull();
     expect(created.status).toBe(200);
     expect(created.headers.get("cache-control")).toBe("no-store");
-    expect(created.headers.get("location")).toBeNull();
-    expect(created.headers.get("set-cookie")).toBeNull();
-    const key = parseHtml(created.text)("[data-new-key]").text().trim();
+    expect(created.text).toContain("shown only this once");
     const match = /^mk_live_([a-z0-9]{16})\.([A-Za-z0-9_-]{43})$/.exec(key);
     expect(match, key).not.toBeNull();
     const [, keyId, secret] = match!;
+    expect(posted.location).toBe(`/seller/${STORE}/keys/${keyId}/created`);
+    expect(posted.location).not.toContain(secret);
     const stored = await app.pool.query(`SELECT name, scopes, last4, created_by IS NOT NULL AS by_user FROM api_keys WHERE key_id = $1`, [keyId]);
     expect(stored.rows[0]).toEqual({ name: "Inventory sync", scopes: ["listings:read", "shipping:write"], last4: secret!.slice(-4), by_user: true });
 
@@ -335,13 +342,57 @@ describe("API keys: the full key is shown once, then never", () => {
     }
 
     // Revoke: the page says so, and the API answers 401 api_key_revoked.
-    const { posted, page } = await owner.submit(`/seller/${STORE}/keys/${keyId}/revoke`, {});
-    expect(posted.location).toBe(`/seller/${STORE}/keys?notice=revoked`);
-    expect(parseHtml(page.text)(`tr[data-key-id="${keyId}"]`).attr("data-revoked")).toBe("true");
-    expect(page.text).not.toContain(secret);
+    const revoked = await owner.submit(`/seller/${STORE}/keys/${keyId}/revoke`, {});
+    expect(revoked.posted.location).toBe(`/seller/${STORE}/keys?notice=revoked`);
+    expect(parseHtml(revoked.page.text)(`tr[data-key-id="${keyId}"]`).attr("data-revoked")).toBe("true");
+    expect(revoked.page.text).not.toContain(secret);
     const refused = await sellerRequest(app.baseUrl, "GET", "/api/v1/listings", { key });
     expect(refused.status).toBe(401);
     expect(refused.json.error.code).toBe("api_key_revoked");
+  });
+
+  it("a reload of the key's page shows \"Already shown\" and creates nothing: exactly one key, its secret gone from storage", async () => {
+    const name = `Reloaded ${randomBytes(3).toString("hex")}`;
+    const posted = await owner.post(`/seller/${STORE}/keys/create`, { name, "scope.listings:read": "on" });
+    expect(posted.status).toBe(303);
+    const path = posted.location!;
+    expect(path).toMatch(new RegExp(`^/seller/${STORE}/keys/[a-z0-9]{16}/created$`));
+    const keyId = path.split("/")[4]!;
+    expect(await count(`SELECT count(*) FROM secret_reveals WHERE subject_id = $1 AND secret_sealed IS NOT NULL`, [keyId])).toBe(1);
+
+    // Another store's owner, a signed-out visitor, and the same page under another store: 404, and the secret still waits.
+    expect((await otherOwner.get(path)).status).toBe(404);
+    expect((await anonymous().get(path)).status).toBe(404);
+    expect((await owner.get(`/seller/${SECOND_STORE}/keys/${keyId}/created`)).status).toBe(404);
+    expect((await owner.get(`/seller/${STORE}/keys/0000000000000000/created`)).status).toBe(404);
+
+    const first = await owner.get(path);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("cache-control")).toBe("no-store");
+    const key = parseHtml(first.text)("[data-new-key]").text().trim();
+    expect(key).toMatch(new RegExp(`^mk_live_${keyId}\\.[A-Za-z0-9_-]{43}$`));
+    expect((await sellerRequest(app.baseUrl, "GET", "/api/v1/listings?limit=1", { key })).status).toBe(200);
+    expect(await count(`SELECT count(*) FROM secret_reveals WHERE subject_id = $1 AND secret_sealed IS NOT NULL`, [keyId])).toBe(0);
+
+    for (let i = 0; i < 2; i++) {
+      const again = await owner.get(path);
+      expect(again.status).toBe(200);
+      const $ = parseHtml(again.text);
+      expect($("h1").text()).toBe("Already shown");
+      expect($("[data-new-key]").length).toBe(0);
+      expect(again.text).not.toContain(key.split(".")[1]!);
+    }
+    expect(await count(`SELECT count(*) FROM api_keys WHERE name = $1`, [name])).toBe(1);
+  });
+
+  it("a key's page opened first after its ten minutes shows \"Already shown\", never the secret", async () => {
+    const posted = await owner.post(`/seller/${STORE}/keys/create`, { name: "Opened late", "scope.listings:read": "on" });
+    const keyId = posted.location!.split("/")[4]!;
+    await app.pool.query(`UPDATE secret_reveals SET expires_at = now() - interval '1 second' WHERE subject_id = $1`, [keyId]);
+    const late = await owner.get(posted.location!);
+    expect(parseHtml(late.text)("h1").text()).toBe("Already shown");
+    expect(parseHtml(late.text)("[data-new-key]").length).toBe(0);
+    expect(await count(`SELECT count(*) FROM secret_reveals WHERE subject_id = $1 AND secret_sealed IS NOT NULL`, [keyId])).toBe(0);
   });
 
   it("refuses a key without scopes, with an unknown scope only, or with a bad name, writing nothing", async () => {
@@ -600,13 +651,13 @@ describe("webhooks: endpoints, their signing secret shown once, the delivery log
     }
   });
 
-  it("adds an endpoint: its signing secret shown once on the answer itself, never on a page after", async () => {
+  it("adds an endpoint: its signing secret shown once on the page the post leads to, then \"Already shown\", never on a page after", async () => {
     hookPath = `/hooks/dashboard-${randomBytes(3).toString("hex")}`;
     const form = fillForm((await owner.get(`/seller/${STORE}/webhooks`)).text, "Add an endpoint", { "Endpoint URL": `${receiver.base}${hookPath}`, Description: "ERP" }, "Add endpoint");
-    const created = await owner.post(form.action, { ...form.fields, "event.order.created": "on", "event.return.requested": "on" });
+    const { posted, page: created } = await owner.submit(form.action, { ...form.fields, "event.order.created": "on", "event.return.requested": "on" });
+    expect(posted.location).toMatch(new RegExp(`^/seller/${STORE}/webhooks/[0-9a-f-]{36}/created/[0-9a-f-]{36}$`));
     expect(created.status, created.text.slice(0, 300)).toBe(200);
     expect(created.headers.get("cache-control")).toBe("no-store");
-    expect(created.location).toBeNull();
     const secret = parseHtml(created.text)("[data-new-secret]").text().trim();
     expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);
     expect(created.text).toContain("shown only this once");
@@ -616,6 +667,15 @@ describe("webhooks: endpoints, their signing secret shown once, the delivery log
     expect(rows[0]).toMatchObject({ description: "ERP", events: ["order.created", "return.requested"], status: "enabled" });
     endpointId = rows[0].id;
     expect(parseHtml(created.text)(`a[href="${page()}"]`).length).toBe(1);
+    expect(posted.location!.startsWith(`${page()}/created/`)).toBe(true);
+    expect((await otherOwner.get(posted.location!)).status).toBe(404);
+    expect((await anonymous().get(posted.location!)).status).toBe(404);
+    const reloaded = await owner.get(posted.location!);
+    expect(reloaded.status).toBe(200);
+    expect(parseHtml(reloaded.text)("h1").text()).toBe("Already shown");
+    expect(reloaded.text).not.toContain(secret);
+    expect(await count(`SELECT count(*) FROM webhook_endpoints WHERE url = $1`, [`${receiver.base}${hookPath}`])).toBe(1);
+    expect(await count(`SELECT count(*) FROM secret_reveals WHERE subject_id = $1 AND secret_sealed IS NOT NULL`, [endpointId])).toBe(0);
 
     const list = await owner.get(`/seller/${STORE}/webhooks`);
     const row = parseHtml(list.text)(`tr[data-endpoint="${endpointId}"]`);
@@ -717,7 +777,8 @@ describe("webhooks: endpoints, their signing secret shown once, the delivery log
 
   it("rotates the secret: the new one shown once, the previous one signing for 24 hours more", async () => {
     const before = await endpointRow();
-    const res = await owner.post(`${page()}/rotate`, {});
+    const { posted, page: res } = await owner.submit(`${page()}/rotate`, {});
+    expect(posted.location!.startsWith(`${page()}/rotated/`)).toBe(true);
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe("no-store");
     const $ = parseHtml(res.text);
@@ -730,6 +791,9 @@ describe("webhooks: endpoints, their signing secret shown once, the delivery log
     expect(hours).toBeGreaterThan(23.9);
     expect(hours).toBeLessThanOrEqual(24);
     expect($("[data-previous-secret-expires-at]").attr("data-previous-secret-expires-at")).toBe(after.previous_secret_expires_at.toISOString());
+    const reloaded = await owner.get(posted.location!);
+    expect(parseHtml(reloaded.text)("h1").text()).toBe("Already shown");
+    expect(reloaded.text).not.toContain(secret);
     const endpointPage = await owner.get(page());
     expect(endpointPage.text).not.toContain(secret);
     expect(parseHtml(endpointPage.text)("[data-previous-secret-expires-at]").length).toBe(1);

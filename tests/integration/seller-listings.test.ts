@@ -206,8 +206,10 @@ describe("the listing object and create", () => {
   it("exactly one of product_id, gtin, product", async () => {
     const none = await req("POST", "/listings", { key: await a(), body: { sku: uniqueSku(), condition: "new", price_cents: 100 } });
     expectError(none, 400, "invalid_request_error", "parameter_missing", "product_id");
+    expect(none.json.error.message).toBe("Missing required field: give exactly one of product_id, gtin or product.");
     const two = await req("POST", "/listings", { key: await a(), body: draftBody({ gtin: ids.productGtin }) });
     expectError(two, 400, "invalid_request_error", "parameter_invalid", "gtin");
+    expect(two.json.error.message).toBe("Invalid 'gtin': give exactly one of product_id, gtin or product (product_id and gtin were given).");
   });
 
   it("describes a new product: unlisted, with a unique slug from its title, brand and category by slug", async () => {

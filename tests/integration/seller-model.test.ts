@@ -10,8 +10,9 @@
  * request is 422; the key of a rejected write serves a new request; the same batch sent several
  * times at once applies once), two writes racing (either order, never both winning), reads and
  * paged lists, and a second store's key on the first store's rows (404, nothing changed); and
- * orders: buyers' orders of the store's listings (some with store B's lines too), shipped and
- * delivered (allowed and forbidden moves, broken bodies, by number or id, store B's key), listed.
+ * orders: buyers' orders of the store's listings (some with store B's lines too), shipped,
+ * delivered and cancelled (allowed and forbidden moves, broken bodies, by number or id, store B's
+ * key), listed.
  *
  * After each command: every answer is below 500 and in its envelope, the request id of which is
  * the X-Request-Id; an accepted write answers what the model predicts, and every listing it
@@ -120,7 +121,7 @@ interface Write {
 interface OrderPart {
   id: string;
   number: string;
-  status: "placed" | "shipped" | "delivered";
+  status: "placed" | "shipped" | "delivered" | "cancelled";
   carrier: string | null;
   tracking_number: string | null;
 }
@@ -1066,22 +1067,32 @@ const SHIP_BREAKS: Record<string, { apply: (body: Record<string, unknown>) => vo
 const orderNotFound: Failure = { status: 404, type: "not_found_error", code: "order_not_found" };
 const orderTransition: Failure = { status: 409, type: "state_error", code: "order_transition_invalid" };
 
-/** Ship or deliver: the store's own part (by number or id), store B's key on it, or an order that does not exist. */
+/** Ways to break a cancel body. */
+const CANCEL_BREAKS: Record<string, { apply: (body: Record<string, unknown>) => void; failure: Failure }> = {
+  missing: { apply: (b) => delete b.reason, failure: missing("reason") },
+  unknown: { apply: (b) => (b.reason = "changed_my_mind"), failure: invalid("reason") },
+  extra: { apply: (b) => (b.refund_cents = 1), failure: invalid("refund_cents") },
+};
+
+/** Ship, deliver or cancel: the store's own part (by number or id), store B's key on it, or an order that does not exist. */
 const fulfil = fc
   .record({
     pick: fc.nat(),
-    action: fc.constantFrom("ship", "ship", "deliver"),
+    action: fc.constantFrom("ship", "ship", "deliver", "cancel"),
     target: fc.constantFrom("own", "own", "own", "own_by_id", "store_b_key", "unknown"),
     carrier: fc.option(fc.constantFrom("UPS", " DHL Express ", "USPS")),
     broken: sometimes(fc.constantFrom(...Object.keys(SHIP_BREAKS)), 5),
+    reason: fc.constantFrom("out_of_stock", "cannot_ship", "buyer_request", "other"),
     idem: fc.boolean(),
   })
   .map((p) => new Step(`fulfil ${JSON.stringify(p)}`, (m) => m.orders.length > 0, async (m, r) => {
     const order = m.orders[p.pick % m.orders.length]!;
     const ref = p.target === "unknown" ? "M-999999999" : p.target === "own_by_id" ? order.id : order.number;
     const tracking = `T-${p.pick % 100_000}`;
-    const body: Record<string, unknown> | undefined = p.action === "ship" ? { tracking_number: ` ${tracking} `, ...(p.carrier ? { carrier: p.carrier } : {}) } : undefined;
-    const broken = p.action === "ship" && p.broken ? SHIP_BREAKS[p.broken]! : null;
+    const body: Record<string, unknown> | undefined =
+      p.action === "ship" ? { tracking_number: ` ${tracking} `, ...(p.carrier ? { carrier: p.carrier } : {}) } : p.action === "cancel" ? { reason: p.reason } : undefined;
+    const breaks = p.action === "ship" ? SHIP_BREAKS : p.action === "cancel" ? CANCEL_BREAKS : {};
+    const broken = p.broken ? (breaks[p.broken] ?? null) : null;
     if (broken) broken.apply(body!);
     const path = `/orders/${ref}/${p.action}`;
     if (p.target === "store_b_key") {
@@ -1093,13 +1104,15 @@ const fulfil = fc
       expect(await fingerprint(r.storeId), "another store's key changed nothing").toBe(before);
       return;
     }
-    const from = p.action === "ship" ? "placed" : "shipped";
+    const from = p.action === "deliver" ? "shipped" : "placed";
     const expected: Failure | number = broken ? broken.failure : p.target === "unknown" ? orderNotFound : order.status !== from ? orderTransition : 200;
     const res = await write(m, r, { method: "POST", path, body, idem: p.idem }, expected);
     if (expected !== 200) return;
     if (p.action === "ship") Object.assign(order, { status: "shipped", tracking_number: tracking, carrier: p.carrier?.trim() ?? null });
+    else if (p.action === "cancel") order.status = "cancelled";
     else order.status = "delivered";
     expect(res.json.data).toMatchObject(order);
+    if (p.action === "cancel") expect(res.json.data).toMatchObject({ cancel_reason: p.reason, refund_cents: res.json.data.total_cents });
     const read = await call({ key: await keyA(r), method: "GET", path: `/orders/${order.number}` });
     expect(read.json.data).toEqual(res.json.data);
   }));

@@ -5,12 +5,15 @@
  * newest first; `updated_since` is the sync feed. Ship and deliver are the desk's moves (the
  * cases of tests/integration/orders.test.ts, over HTTP): the order follows its parts, the buyer
  * is mailed, a refused move changes nothing, Idempotency-Key replays. Returns of the store's
- * lines: listed, read, approved, received, refunded once, rejected. Scopes orders:read and
+ * lines: listed, read, approved, received, refunded once, rejected. Cancelling a placed part puts
+ * its units back, refunds its lines and shipping once and mails the buyer; the order follows; a
+ * cancelled line cannot be returned. Scopes orders:read and
  * orders:write. On an app and database of its own (it writes).
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb, type PrismaClient } from "@/lib/db";
+import { getBuyerOrder } from "@/lib/orders";
 import { requestReturn } from "@/lib/returns";
 import { CreateReturn } from "@/lib/schemas/orders";
 import { OrderPart, StoreReturn } from "@/lib/schemas/seller/orders";
@@ -50,7 +53,11 @@ async function stateOf(orderId: string) {
   const q = async (sql: string) => (await app.pool.query(sql, [orderId])).rows;
   return {
     order: await q(`SELECT status, delivered_at, updated_at FROM orders WHERE id = $1`),
-    parts: await q(`SELECT store_id, status, carrier, tracking_number, shipped_at, delivered_at, updated_at, change_seq FROM order_stores WHERE order_id = $1 ORDER BY store_id`),
+    parts: await q(
+      `SELECT store_id, status, carrier, tracking_number, shipped_at, delivered_at, cancelled_at, cancel_reason, refund_cents, refund_ref, updated_at, change_seq FROM order_stores WHERE order_id = $1 ORDER BY store_id`,
+    ),
+    stock: await q(`SELECT l.id, l.quantity FROM listings l WHERE l.id IN (SELECT listing_id FROM order_lines WHERE order_id = $1) ORDER BY l.id`),
+    adjustments: await q(`SELECT count(*)::int AS n FROM stock_adjustments WHERE listing_id IN (SELECT listing_id FROM order_lines WHERE order_id = $1)`),
     events: await q(`SELECT count(*)::int AS n FROM order_events WHERE order_id = $1`),
     mails: await q(`SELECT count(*)::int AS n FROM outbox_emails WHERE subject LIKE '%' || (SELECT number FROM orders WHERE id = $1) || '%'`),
   };
@@ -300,6 +307,119 @@ describe("fulfilment", () => {
     const put = await req("PUT", `/orders/${order.number}`, keys.a);
     expectError(put, 405, "method_not_allowed");
     expect(put.headers.get("allow")).toBe("GET, OPTIONS");
+  });
+});
+
+describe("cancelling", () => {
+  /** The listings' quantities, by listing id. */
+  async function stockOf(listingIds: string[]): Promise<Record<string, number>> {
+    const { rows } = await app.pool.query(`SELECT id, quantity FROM listings WHERE id = ANY($1::uuid[])`, [listingIds]);
+    return Object.fromEntries(rows.map((r) => [r.id, r.quantity]));
+  }
+
+  it("a store cancels its placed part: its units back in stock, the buyer refunded its lines and shipping once and mailed; the other store goes on", async () => {
+    // Stock enough that the order takes every unit it buys.
+    await app.pool.query(`UPDATE listings SET quantity = quantity + 50 WHERE store_id IN (SELECT id FROM stores WHERE slug IN ('fixture-store-a', 'fixture-store-b'))`);
+    const order = await twoStoreOrder({ userId: buyer, takeStock: true });
+    const mine = order.lines.filter((l) => l.storeSlug === "fixture-store-b");
+    const theirs = order.lines.filter((l) => l.storeSlug === "fixture-store-a");
+    const before = await stockOf(order.lines.map((l) => l.listingId));
+    expectError(await req("POST", `/orders/${order.number}/cancel`, keys.c, { body: { reason: "out_of_stock" } }), 404, "order_not_found");
+
+    const res = await req("POST", `/orders/${order.number}/cancel`, keys.b, { body: { reason: "out_of_stock" } });
+    expect(res.status, res.text).toBe(200);
+    expectExactKeys(res.json.data, PART_KEYS, "cancelled order_part");
+    const subtotal = mine.reduce((s, l) => s + l.quantity * l.unitPriceCents, 0);
+    expect(res.json.data).toMatchObject({ status: "cancelled", cancel_reason: "out_of_stock", refund_cents: subtotal + 500, total_cents: subtotal + 500, shipped_at: null, tracking_number: null });
+    expect(Date.parse(res.json.data.cancelled_at)).toBeGreaterThan(0);
+    expect(OrderPart.safeParse(res.json.data).success).toBe(true);
+    expect((await req("GET", `/orders/${order.number}`, keys.b)).json.data).toEqual(res.json.data);
+    // Store A's part is untouched and shows none of it.
+    expect((await req("GET", `/orders/${order.number}`, keys.a)).json.data).toMatchObject({ status: "placed", cancelled_at: null, cancel_reason: null, refund_cents: null });
+
+    // B's units are back, as a stock adjustment each; A's stay taken.
+    const after = await stockOf(order.lines.map((l) => l.listingId));
+    for (const l of mine) expect(after[l.listingId]).toBe(before[l.listingId]! + l.quantity);
+    for (const l of theirs) expect(after[l.listingId]).toBe(before[l.listingId]);
+    const back = (await app.pool.query(`SELECT listing_id, delta, quantity_after FROM stock_adjustments WHERE reason = $1`, [`order ${order.number} cancelled`])).rows;
+    expect(back).toEqual(mine.map((l) => ({ listing_id: l.listingId, delta: l.quantity, quantity_after: after[l.listingId] })));
+
+    const mail = (await app.pool.query(`SELECT to_address, body FROM outbox_emails WHERE subject = $1`, [`Items of your order ${order.number} were cancelled`])).rows;
+    expect(mail).toHaveLength(1);
+    expect(mail[0].to_address).toBe("buyer@example.com");
+    expect(mail[0].body).toContain("the items are out of stock");
+    expect(mail[0].body).toContain(`${((subtotal + 500) / 100).toFixed(2)} USD`);
+    for (const l of mine) expect(mail[0].body).toContain(l.title);
+    const part = (await app.pool.query(`SELECT refund_ref FROM order_stores WHERE order_id = $1 AND status = 'cancelled'`, [order.id])).rows;
+    expect(part).toHaveLength(1);
+    expect(part[0].refund_ref).toMatch(/^re_[0-9a-f]{24}$/);
+
+    // The order is still placed (A's part is), and moves on with A alone.
+    expect((await stateOf(order.id)).order[0].status).toBe("placed");
+    const again = await req("POST", `/orders/${order.number}/cancel`, keys.b, { body: { reason: "other" } });
+    expectError(again, 409, "order_transition_invalid");
+    expect(again.json.error.message).toContain("cancelled");
+    expectError(await req("POST", `/orders/${order.number}/ship`, keys.b, { body: { tracking_number: "1Z" } }), 409, "order_transition_invalid");
+    await req("POST", `/orders/${order.number}/ship`, keys.a, { body: { tracking_number: "1Z-A" } });
+    expect((await stateOf(order.id)).order[0].status).toBe("shipped");
+    await req("POST", `/orders/${order.number}/deliver`, keys.a);
+    expect((await stateOf(order.id)).order[0].status).toBe("delivered");
+
+    // A cancelled line cannot be returned; the buyer's page offers none of it.
+    const refused = await client.$transaction((t) => requestReturn(t, buyer, order.id, CreateReturn.parse({ lines: [{ order_line_id: mine[0]!.id, quantity: 1, reason: "other" }] }))).catch((e) => e);
+    expect(refused).toMatchObject({ code: "parameter_invalid", param: "lines[0].order_line_id" });
+    expect((await getBuyerOrder(client, buyer, order.id)).returnable_quantities).toEqual(Object.fromEntries(order.lines.map((l) => [l.id, l.storeSlug === "fixture-store-b" ? 0 : l.quantity])));
+  });
+
+  it("every part cancelled: the order is cancelled; a shipped part cannot be; two cancels at once refund once", async () => {
+    const order = await twoStoreOrder();
+    await req("POST", `/orders/${order.number}/ship`, keys.a, { body: { tracking_number: "1Z-A" } });
+    const late = await req("POST", `/orders/${order.number}/cancel`, keys.a, { body: { reason: "other" } });
+    expectError(late, 409, "order_transition_invalid");
+    expect(late.json.error.message).toContain("shipped");
+    expect((await req("POST", `/orders/${order.number}/cancel`, keys.b, { body: { reason: "cannot_ship" } })).json.data.status).toBe("cancelled");
+    expect((await stateOf(order.id)).order[0].status).toBe("shipped");
+
+    const both = await twoStoreOrder();
+    const twice = await Promise.all([
+      req("POST", `/orders/${both.number}/cancel`, keys.a, { body: { reason: "buyer_request" }, headers: { "Idempotency-Key": "cancel-1" } }),
+      req("POST", `/orders/${both.number}/cancel`, keys.a, { body: { reason: "buyer_request" }, headers: { "Idempotency-Key": "cancel-2" } }),
+    ]);
+    expect(twice.map((r) => r.status).sort()).toEqual([200, 409]);
+    const replay = await req("POST", `/orders/${both.number}/cancel`, keys.a, { body: { reason: "buyer_request" }, headers: { "Idempotency-Key": twice[0]!.status === 200 ? "cancel-1" : "cancel-2" } });
+    expect(replay.headers.get("idempotent-replayed")).toBe("true");
+    expect(replay.json.data).toEqual(twice.find((r) => r.status === 200)!.json.data);
+    expect((await app.pool.query(`SELECT count(*)::int AS n FROM outbox_emails WHERE subject = $1`, [`Items of your order ${both.number} were cancelled`])).rows[0].n).toBe(1);
+    expect((await stateOf(both.id)).order[0].status).toBe("placed");
+    await req("POST", `/orders/${both.number}/cancel`, keys.b, { body: { reason: "buyer_request" } });
+    const state = await stateOf(both.id);
+    expect(state.order[0].status).toBe("cancelled");
+    const events = (await app.pool.query(`SELECT store_id, status, note FROM order_events WHERE order_id = $1 AND status = 'cancelled' ORDER BY id`, [both.id])).rows;
+    expect(events.map((e) => e.store_id === null)).toEqual([false, false, true]);
+    expect(events[0].note).toMatch(/^Refunded \d+\.\d{2}$/);
+  });
+
+  it("bad reasons and missing scope: a clear 4xx naming the field, and nothing changed", async () => {
+    const order = await twoStoreOrder({ takeStock: true });
+    const before = await stateOf(order.id);
+    const cases: Array<[unknown, string]> = [
+      [{}, "parameter_missing"],
+      [{ reason: "" }, "parameter_invalid"],
+      [{ reason: "OUT_OF_STOCK" }, "parameter_invalid"],
+      [{ reason: "out_of_stock\u0000" }, "parameter_invalid"],
+      [{ reason: ["out_of_stock"] }, "parameter_invalid"],
+      [{ reason: 1 }, "parameter_invalid"],
+      [{ reason: "x".repeat(10_000) }, "parameter_invalid"],
+    ];
+    for (const [body, code] of cases) {
+      const res = await req("POST", `/orders/${order.number}/cancel`, keys.a, { body });
+      expectError(res, 400, code, "reason");
+    }
+    expectError(await req("POST", `/orders/${order.number}/cancel`, keys.a, { body: { reason: "other", refund_cents: 1 } }), 400, "parameter_invalid", "refund_cents");
+    expectError(await req("POST", `/orders/${order.number}/cancel`, keys.readOnly, { body: { reason: "other" } }), 403, "scope_missing");
+    expectError(await req("POST", `/orders/${order.number}/cancel`, keys.listingsOnly, { body: { reason: "other" } }), 403, "scope_missing");
+    expect((await req("POST", `/orders/${order.number}/cancel`, keys.a, { rawBody: "reason=other", headers: { "Content-Type": "application/x-www-form-urlencoded" } })).status).toBe(415);
+    expect(await stateOf(order.id)).toEqual(before);
   });
 });
 

@@ -28,7 +28,7 @@ import { createTestKey, sellerRequest, startIsolatedApp, storeIdOf, type Isolate
 
 const ENDPOINT_KEYS = Object.keys(WebhookEndpoint.shape);
 const DELIVERY_KEYS = Object.keys(WebhookDelivery.shape);
-const ALL_EVENTS = ["order.created", "order_part.shipped", "order_part.delivered", "return.requested", "return.refunded", "listing.sold_out"];
+const ALL_EVENTS = ["order.created", "order.canceled", "order_part.shipped", "order_part.delivered", "return.requested", "return.refunded", "listing.sold_out"];
 
 let receiver: FakePlatform;
 let app: IsolatedApp;
@@ -218,6 +218,19 @@ describe("events", { timeout: 180_000 }, () => {
     expect(sold.data).toMatchObject({ id: listing, object: "listing", quantity: 0 });
     expect(sold.data).toEqual((await sellerRequest(app.baseUrl, "GET", `/api/v1/listings/${listing}`, { key: (await createTestKey(app.pool, "fixture-store-a", ["listings:read"])).key })).json.data);
 
+    // A second order, cancelled by the store: order.canceled, and its units are back on the listing.
+    const other = await createListing(app.pool, 900, 3);
+    const cancelledId = await checkout(other, 2);
+    await receiver.waitFor((r) => at(hook.path)(r) && r.json?.type === "order.created" && r.json.data.id === cancelledId, 1, "the second order.created");
+    const cancel = await req("POST", `/orders/${cancelledId}/cancel`, keys.a, { body: { reason: "out_of_stock" } });
+    expect(cancel.status, cancel.text).toBe(200);
+    const [canceled] = await receiver.waitFor((r) => at(hook.path)(r) && r.json?.type === "order.canceled", 1, "order.canceled");
+    const canceledData = verified(canceled!, hook.secret).data;
+    expectExactKeys(canceledData, Object.keys(OrderPart.shape), "order_part");
+    expect(canceledData).toEqual(cancel.json.data);
+    expect(canceledData).toMatchObject({ id: cancelledId, status: "cancelled", cancel_reason: "out_of_stock", refund_cents: 1_800 });
+    expect((await app.pool.query(`SELECT quantity FROM listings WHERE id = $1`, [other])).rows[0].quantity).toBe(3);
+
     expect((await req("POST", `/orders/${orderId}/ship`, keys.a, { body: { tracking_number: "1Z999", carrier: "UPS" } })).status).toBe(200);
     const [shipped] = await receiver.waitFor((r) => at(hook.path)(r) && r.json?.type === "order_part.shipped", 1, "order_part.shipped");
     expect(verified(shipped!, hook.secret).data).toMatchObject({ id: orderId, status: "shipped", tracking_number: "1Z999", carrier: "UPS" });
@@ -240,11 +253,11 @@ describe("events", { timeout: 180_000 }, () => {
 
     // Each event once, each with its own id; the log says delivered, with the receiver's status.
     const sent = receiver.received.filter(at(hook.path));
-    expect(sent.map((r) => r.json.type).sort()).toEqual([...ALL_EVENTS].sort());
+    expect(sent.map((r) => r.json.type).sort()).toEqual([...ALL_EVENTS, "order.created"].sort());
     expect(new Set(sent.map((r) => r.headers["webhook-id"])).size).toBe(sent.length);
     const log = await req("GET", `/webhook-deliveries?endpoint_id=${hook.id}&limit=100`, keys.readOnly);
     expect(log.status).toBe(200);
-    expect(log.json.data).toHaveLength(6);
+    expect(log.json.data).toHaveLength(ALL_EVENTS.length + 1);
     for (const d of log.json.data) {
       expectExactKeys(d, DELIVERY_KEYS, "webhook_delivery");
       expect(WebhookDelivery.safeParse(d).success).toBe(true);

@@ -66,6 +66,25 @@ describe("help articles name only paths that exist", () => {
   });
 });
 
+describe("help articles link only API paths that answer 200", () => {
+  const linked = HELP_ARTICLES.flatMap((article) => [...article.body.matchAll(/\]\((\/api\/[^)\s]*)\)/g)].map((m) => [article.slug, m[1]!] as const));
+
+  it("a base URL named in an article links to its API's OpenAPI document (the base path itself is a 404)", () => {
+    const bases = ["/api/public/v1", "/api/v1", "/api/v1/buyer"];
+    const named = HELP_ARTICLES.flatMap((article) => [...article.body.matchAll(/(\[)?`(\/api\/[a-z0-9/]*?)\/?`(\]\([^)]*\))?/g)].filter((m) => bases.includes(m[2]!)).map((m) => [article.slug, m[0]] as const));
+    expect(new Set(named.map(([slug]) => slug)).size).toBeGreaterThanOrEqual(3);
+    for (const [slug, mention] of named) {
+      const base = /`([^`]+)`/.exec(mention)![1]!;
+      expect(mention, slug).toBe(`[\`${base}\`](${base}/openapi.json)`);
+    }
+  });
+
+  it.each(linked)("%s links %s, which answers 200", async (_slug, path) => {
+    const res = await page(withSeedValues(path));
+    expect(res.status, `${path} -> ${res.status}`).toBe(200);
+  });
+});
+
 describe("help articles render GFM", () => {
   it("a markdown table is a <table>, never raw pipes", async () => {
     const res = await page("/help/returns");

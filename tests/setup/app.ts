@@ -23,10 +23,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { cpSync, createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import net from "node:net";
 import path from "node:path";
 import pg from "pg";
+import { freePort } from "./ports";
 import { timed } from "./timings";
+
+export { freePort };
 
 export interface StartedApp {
   /** `http://127.0.0.1:<port>`, also the app's PUBLIC_BASE_URL. */
@@ -94,19 +96,6 @@ export async function dropDatabase(name: string, log: (line: string) => void = (
   } catch (err) {
     log(`could not drop database ${name}: ${String(err)}`);
   }
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.unref();
-    srv.on("error", reject);
-    srv.listen(0, "127.0.0.1", () => {
-      const addr = srv.address();
-      const port = typeof addr === "object" && addr ? addr.port : 0;
-      srv.close(() => (port ? resolve(port) : reject(new Error("no free port"))));
-    });
-  });
 }
 
 export function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
@@ -463,6 +452,9 @@ async function launchServer(options: StartServerOptions): Promise<StartedServer>
     // the contract tests ask many times, so test servers get a budget they never spend.
     // tests/integration/stock-probing.test.ts passes `STOCK_PROBE_BUDGET: undefined` for the default.
     STOCK_PROBE_BUDGET: "1000000",
+    // Tests read e-mailed links from outbox_emails; tests/integration/account-security.test.ts
+    // passes `OUTBOX_KEEPS_LINKS: undefined` to see production's own behaviour.
+    OUTBOX_KEEPS_LINKS: "on",
   };
   for (const [key, value] of Object.entries({ ...databaseEnv(options), ...options.env })) {
     if (value === undefined) delete env[key];
@@ -473,7 +465,10 @@ async function launchServer(options: StartServerOptions): Promise<StartedServer>
   if (options.signal?.aborted) throw new Error("startServer: the test was aborted before the server started");
   // Through the supervisor (tests/setup/supervise.mjs), whose stdin is a pipe from this process:
   // when this process dies without stopping the server, the whole group goes with it.
-  const server = spawn(process.execPath, [SUPERVISOR, "npm", "run", "start", "--", "-p", String(port), "-H", "127.0.0.1"], {
+  // The server keeps idle connections longer than the tests' fetch (undici, 4 s) does, so that it
+  // never closes a socket the client is just reusing ("other side closed" under a loaded machine).
+  const args = ["-p", String(port), "-H", "127.0.0.1", "--keepAliveTimeout", "65000"];
+  const server = spawn(process.execPath, [SUPERVISOR, "npm", "run", "start", "--", ...args], {
     cwd: ROOT,
     detached: true, // own process group, so stop() can kill npm and next together
     stdio: ["pipe", "pipe", "pipe"],

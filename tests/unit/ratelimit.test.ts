@@ -1,6 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { createServer } from "node:net";
 import { Redis } from "ioredis";
 import { afterAll, afterEach, describe, expect, it } from "vitest";
 import {
@@ -11,6 +10,7 @@ import {
   type LimiterLogEntry,
   type RateLimitPolicy,
 } from "@/lib/ratelimit";
+import { freePort } from "../setup/ports";
 
 // Real Redis only (no mocks): the Redis half runs when REDIS_URL is set, e.g.
 //   REDIS_URL=redis://127.0.0.1:6379 npx vitest run --project unit tests/unit/ratelimit
@@ -38,17 +38,6 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs = 
   throw new Error(`timed out waiting for ${what}`);
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 const isIntegerString = (value: string) => /^\d+$/.test(value);
 
@@ -85,6 +74,21 @@ describe.each(stores)("$store store", ({ store, skip, make }) => {
     const limiterFor = () => (limiter ??= make());
     afterAll(async () => {
       await limiter?.close();
+    });
+
+    it("peek says whether a token is there, taking none, and sees the refills as consume does", async () => {
+      const key = newKey();
+      const full = await limiterFor().peek("cart_links", "peek", key);
+      expect(full).toMatchObject({ allowed: true, remaining: RATE_LIMITS.cart_links.capacity, retryAfter: 0 });
+      for (let i = 0; i < 3; i++) await limiterFor().peek("cart_links", "peek", key);
+      expect(await drain(limiterFor(), "cart_links", "peek", key)).toBe(RATE_LIMITS.cart_links.capacity);
+      const empty = await limiterFor().peek("cart_links", "peek", key);
+      expect(empty).toMatchObject({ allowed: false, remaining: 0 });
+      expect(empty.retryAfter).toBeGreaterThanOrEqual(1);
+      // cart_links refills one a second.
+      await waitFor("a refilled token", async () => (await limiterFor().peek("cart_links", "peek", key)).allowed, 3_000);
+      expect((await limiterFor().peek("cart_links", "peek", key)).remaining).toBeGreaterThanOrEqual(1);
+      expect((await limiterFor().consume("cart_links", "peek", key)).allowed).toBe(true);
     });
 
     it.each(["catalog", "cart_links"] as const)("allows exactly capacity rapid requests of %s, then denies", async (policy) => {

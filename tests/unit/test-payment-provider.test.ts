@@ -12,6 +12,14 @@ describe("the test payment provider", () => {
     expect(result).toMatchObject({ status: "approved", provider: "test", last4: "4242" });
   });
 
+  it("declines a saved card ending in 0002, and one of another provider", async () => {
+    const saved = (provider: string, last4: string) =>
+      testProvider.charge({ source: { kind: "saved", provider, providerRef: "card_1", last4 }, amountCents: 1, currency: "USD", reference: "o2" });
+    expect(await saved("test", "0002")).toMatchObject({ status: "declined" });
+    expect(await saved("test", "1111")).toMatchObject({ status: "approved", last4: "1111" });
+    expect(await saved("elsewhere", "1111")).toMatchObject({ status: "declined" });
+  });
+
   it("approves a valid typed number and keeps only its last 4 digits", async () => {
     expect(await charge("4242 4242 4242 4242")).toMatchObject({ status: "approved", last4: "4242" });
     expect(await charge("5555-5555-5555-4444")).toMatchObject({ status: "approved", last4: "4444" });

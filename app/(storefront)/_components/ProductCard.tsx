@@ -2,7 +2,11 @@ import { formatCents } from "@/lib/catalog/money";
 import type { ProductCardData } from "@/lib/schemas/catalog";
 import { Rating } from "./Rating";
 
-export function ProductCard({ card }: { card: ProductCardData }) {
+/** How many cards a wide screen shows in its first row: their pictures load at once, the rest lazily. */
+export const FIRST_ROW_CARDS = 4;
+
+/** A result card; `firstRow` cards load their picture eagerly and first, so a phone's first screen is not blank boxes. */
+export function ProductCard({ card, firstRow = false }: { card: ProductCardData; firstRow?: boolean }) {
   const href = `/p/${card.slug}`;
   return (
     <article
@@ -15,7 +19,7 @@ export function ProductCard({ card }: { card: ProductCardData }) {
       <a className="title" href={href}>
         {card.image_url ? (
           // eslint-disable-next-line @next/next/no-img-element -- catalog images are plain files; no optimizer needed
-          <img src={card.image_url} alt="" width={400} height={400} loading="lazy" />
+          <img src={card.image_url} alt="" width={400} height={400} {...(firstRow ? { loading: "eager", fetchPriority: "high" } : { loading: "lazy" })} />
         ) : null}
         <span className="card-title">{card.title}</span>
       </a>

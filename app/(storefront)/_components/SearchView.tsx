@@ -4,7 +4,7 @@ import type { CategoryDrilldown } from "@/lib/storefront/category-drilldown";
 import { hrefWith, listValues, toggleListValue } from "@/lib/storefront/search-url";
 import { CategoryDrilldownNav } from "./CategoryDrilldown";
 import { Pagination } from "./Pagination";
-import { ProductCard } from "./ProductCard";
+import { FIRST_ROW_CARDS, ProductCard } from "./ProductCard";
 import { SortSelect } from "./SortSelect";
 
 /** The filters "Clear all filters" drops; the words (`q`), sort and page size stay. */
@@ -126,8 +126,8 @@ export function SearchView({ basePath, params, result, categoryLinks, drilldown 
           </p>
         ) : (
           <div className="results">
-            {result.data.map((card) => (
-              <ProductCard key={card.id} card={card} />
+            {result.data.map((card, i) => (
+              <ProductCard key={card.id} card={card} firstRow={i < FIRST_ROW_CARDS} />
             ))}
           </div>
         )}

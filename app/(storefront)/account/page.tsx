@@ -3,11 +3,14 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { listAddresses } from "@/lib/accounts/addresses";
 import { listPaymentMethods } from "@/lib/accounts/payment-methods";
+import { hasPassword } from "@/lib/accounts/account-password";
+import { countSessions } from "@/lib/accounts/sessions";
 import { getSessionUser } from "@/lib/auth/session";
 import { TEST_CARD } from "@/lib/payments";
 import { decodeFlash } from "@/lib/http/flash";
 import { Notice } from "@/app/_components/forms";
 import { AddressesSection } from "./_components/AddressesSection";
+import { PasswordSection } from "./_components/PasswordSection";
 import { PaymentMethodsSection } from "./_components/PaymentMethodsSection";
 import { ACCOUNT_NOTICES } from "./_lib/notices";
 import { one, type SearchParams } from "./_lib/post";
@@ -18,14 +21,19 @@ const ROLE_LABELS = { shopper: "Shopper", store_owner: "Store owner", admin: "Ma
 
 /**
  * The signed-in person's profile, saved shipping addresses and payment method, where they can go
- * from here, and signing out.
+ * from here, and signing out (here, or on every browser and device at once).
  */
 export default async function AccountPage({ searchParams }: { searchParams: SearchParams }) {
   const user = await getSessionUser();
   if (!user) redirect("/signin?next=%2Faccount");
   const params = await searchParams;
   const flash = decodeFlash(one(params.flash));
-  const [addresses, methods] = await Promise.all([listAddresses(user.id), listPaymentMethods(user.id)]);
+  const [addresses, methods, sessions, withPassword] = await Promise.all([
+    listAddresses(user.id),
+    listPaymentMethods(user.id),
+    countSessions(user.id),
+    hasPassword(user.id),
+  ]);
   const testCardSaved = methods.some((m) => m.provider === TEST_CARD.provider && m.provider_ref === TEST_CARD.providerRef);
   return (
     <main className="page" data-page="account">
@@ -46,6 +54,7 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
       </section>
       <AddressesSection addresses={addresses} flash={flash} defaultName={user.name ?? ""} />
       <PaymentMethodsSection methods={methods} flash={flash} testCardSaved={testCardSaved} />
+      <PasswordSection hasPassword={withPassword} flash={flash} />
       <nav aria-label="Account">
         <ul>
           <li>
@@ -82,6 +91,17 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
       <form method="post" action="/signout">
         <button type="submit">Sign out</button>
       </form>
+      <section aria-labelledby="sessions-heading">
+        <h2 id="sessions-heading">Where you are signed in</h2>
+        <p data-field="sessions" data-sessions={sessions}>
+          {sessions === 1 ? "You are signed in on this browser only." : `You are signed in on ${sessions} browsers or devices, this one included.`} Ending
+          all sessions signs you out on every one of them at once, this one too.
+        </p>
+        <form method="post" action="/signout">
+          <input type="hidden" name="scope" value="everywhere" />
+          <button type="submit">End all sessions</button>
+        </form>
+      </section>
     </main>
   );
 }

@@ -3,6 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { SIGN_IN_LINK_MINUTES } from "@/lib/accounts/sign-in";
 import { getSessionUser } from "@/lib/auth/session";
+import { config } from "@/lib/config";
 import { safeNextPath } from "@/lib/http/next-path";
 import { Message } from "../_components/Messages";
 
@@ -14,6 +15,16 @@ const ERRORS: Record<string, string> = {
   link_invalid: "That sign-in link does not work: it was already used, or it was not copied whole. Ask for a new one below.",
   link_expired: `That sign-in link has expired (links last ${SIGN_IN_LINK_MINUTES} minutes). Ask for a new one below.`,
 };
+
+/** Read when a page is rendered: the back-off is configured (SIGN_IN_BACKOFF_SECONDS). */
+function errorTexts(): Record<string, string> {
+  const seconds = config().signInBackoffSeconds;
+  const wait = seconds % 60 === 0 ? `${seconds / 60} minute${seconds === 60 ? "" : "s"}` : `${seconds} second${seconds === 1 ? "" : "s"}`;
+  return {
+    ...ERRORS,
+    too_many_attempts: `Too many wrong passwords for this account lately. Wait ${wait} and try again, or ask for a sign-in link below.`,
+  };
+}
 const NOTICES: Record<string, string> = {
   link_sent: `Check your e-mail: we sent a sign-in link to that address. It works once, within ${SIGN_IN_LINK_MINUTES} minutes.`,
 };
@@ -29,7 +40,7 @@ export default async function SignInPage({ searchParams }: Props) {
   return (
     <main className="page" data-page="signin">
       <h1>Sign in</h1>
-      <Message kind="error" code={params.error} texts={ERRORS} />
+      <Message kind="error" code={params.error} texts={errorTexts()} />
       <Message kind="notice" code={params.notice} texts={NOTICES} />
       <form method="post" action="/signin/password" className="account-form" aria-label="Sign in">
         <input type="hidden" name="next" value={next} />

@@ -1,5 +1,5 @@
 import { signedOut } from "@/lib/auth/sign-in";
 import { formRoute } from "@/lib/http/form";
 
-/** The "Sign out" button: clears the session cookie and goes home. */
-export const POST = formRoute({ name: "signout" }, async () => signedOut());
+/** "Sign out" ends this session; "End all sessions" (`scope=everywhere`) every session of the account. Both clear the cookie and go home. */
+export const POST = formRoute({ name: "signout" }, async ({ form }) => signedOut({ everywhere: form.scope === "everywhere" }));

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { getSessionUser } from "@/lib/auth/session";
 import { config } from "@/lib/config";
 import { listOutbox } from "@/lib/email/send";
 
@@ -10,11 +11,15 @@ const URL_IN_TEXT = /(https?:\/\/[^\s<>"]+)/g;
 
 /**
  * The e-mails the app sent (with EMAIL_DELIVERY=outbox, only here and in the log), newest first,
- * links clickable: how a developer opens a sign-in link. Outside development it would hand anyone every sign-in link,
- * so production serves it only with DEV_OUTBOX=on (tests and demos), else 404.
+ * links clickable: how a developer opens a sign-in link. Outside development it would hand anyone
+ * every sign-in link, so it is served there only with DEV_OUTBOX=on, to signed-in marketplace
+ * admins, never on https (tests and demos); everyone else gets the not-found page. (In production
+ * the stored bodies hold no link anyway, unless OUTBOX_KEEPS_LINKS=on.)
  */
 export default async function OutboxPage() {
-  if (!config().devOutbox) notFound();
+  const audience = config().devOutbox;
+  if (audience === "nobody") notFound();
+  if (audience === "admins" && (await getSessionUser())?.role !== "admin") notFound();
   const emails = await listOutbox(50);
   const smtp = config().emailDelivery === "smtp";
   return (

@@ -1,15 +1,23 @@
 import type { ApiKeySummary } from "@/lib/auth/api-keys";
+import type { OwnedStore } from "@/lib/seller/dashboard/stores";
 import { SCOPE_DESCRIPTIONS } from "./scopes";
-import { escapeHtml as escape, shownOncePage } from "./shown-once";
+import { alreadyShownPage, escapeHtml as escape, shownOncePage } from "./shown-once";
+
+/** Where the create form's post sends its maker: the page that shows the new key once. */
+export function keyCreatedPath(storeSlug: string, keyId: string): string {
+  return `/seller/${encodeURIComponent(storeSlug)}/keys/${keyId}/created`;
+}
+
+const back = (storeSlug: string) => ({ href: `/seller/${encodeURIComponent(storeSlug)}/keys`, text: "Done: back to API keys" });
 
 /**
- * The new key's page (shown-once.ts): reloading it would post again and make another key;
- * leaving it, the key is gone for good (the keys page shows `…last4`).
+ * The new key's page (shown-once.ts): shown once; a reload shows "Already shown" and makes no
+ * key; afterwards the keys page shows only `…last4`.
  */
-export function keyCreatedPage(storeSlug: string, storeName: string, key: string, summary: ApiKeySummary): Response {
+export function keyCreatedPage(store: OwnedStore, key: string, summary: ApiKeySummary): Promise<Response> {
   const scopes = summary.scopes.map((s) => `<li><code>${escape(s)}</code>: ${escape(SCOPE_DESCRIPTIONS[s])}</li>`).join("");
   return shownOncePage({
-    storeName,
+    storeName: store.name,
     title: "Your new API key",
     page: "seller-key-created",
     noun: "key",
@@ -23,6 +31,15 @@ export function keyCreatedPage(storeSlug: string, storeName: string, key: string
 <dt>Scopes</dt><dd><ul>${scopes}</ul></dd>
 </dl>
 <p>Send it as <code>Authorization: Bearer &lt;key&gt;</code> to <code>/api/v1</code>.</p>`,
-    back: { href: `/seller/${encodeURIComponent(storeSlug)}/keys`, text: "Done: back to API keys" },
+    back: back(store.slug),
+  });
+}
+
+export function keyAlreadyShownPage(store: OwnedStore): Response {
+  return alreadyShownPage(store, {
+    noun: "API key",
+    page: "seller-key-created",
+    again: "If you did not copy it, revoke it on the API keys page and create another.",
+    back: back(store.slug),
   });
 }

@@ -1,3 +1,5 @@
+import type { CancelReason } from "@/lib/schemas/seller/orders";
+
 /** What a successful dashboard post says on the page it leads to (`?notice=`). */
 export const LISTING_NOTICES: Record<string, string> = {
   created: "Listing created as a draft. Publish it when it is ready.",
@@ -29,6 +31,7 @@ export const WEBHOOK_NOTICES: Record<string, string> = {
 export const ORDER_NOTICES: Record<string, string> = {
   shipped: "Marked shipped. The buyer was e-mailed the tracking number.",
   delivered: "Marked delivered.",
+  cancelled: "Cancelled: the items are back in stock, and the buyer was refunded and e-mailed.",
 };
 
 export const RETURN_NOTICES: Record<string, string> = {
@@ -36,4 +39,12 @@ export const RETURN_NOTICES: Record<string, string> = {
   received: "Return marked received.",
   refunded: "Return refunded: the money goes back to the buyer's payment method, and the buyer was e-mailed.",
   rejected: "Return rejected.",
+};
+
+/** The cancel reasons as the desk names them. */
+export const CANCEL_REASON_LABELS: Record<CancelReason, string> = {
+  out_of_stock: "Out of stock",
+  cannot_ship: "Cannot ship to this address",
+  buyer_request: "The buyer asked to cancel",
+  other: "Other",
 };

@@ -1,9 +1,22 @@
 /**
- * The one page that ever shows a secret in full (an API key, a webhook signing secret): the
- * answer to the form's POST itself, never stored, never cached (`no-store`), never in a URL or a
- * cookie. Reloading it would post again and make another; leaving it, the secret is gone for
- * good. The copy button is a small script; without it the secret is plain selectable text.
+ * The one page that ever shows a secret in full (an API key, a webhook signing secret): the page
+ * the form's POST redirects to, which reveals the secret held for its one view
+ * (lib/seller/dashboard/shown-once.ts) and is never cached (`no-store`); the secret is never in a
+ * URL or a cookie. A reload or a second visit shows "Already shown" and makes nothing. The copy
+ * button is a small script carrying this request's CSP nonce (proxy.ts); without it the secret is
+ * plain selectable text.
  */
+import { headers } from "next/headers";
+import type { NextRequest } from "next/server";
+import { getSessionUser } from "@/lib/auth/session";
+import { db } from "@/lib/db";
+import { pipeline } from "@/lib/http/pipeline";
+import { observe } from "@/lib/http/policies/observe";
+import { ipRateLimit } from "@/lib/http/policies/rate-limit";
+import { NONCE_HEADER } from "@/lib/http/security-headers";
+import { revealSecret, type RevealKind } from "@/lib/seller/dashboard/shown-once";
+import type { OwnedStore } from "@/lib/seller/dashboard/stores";
+import { notFoundResponse, sellerPath, storeOfPost } from "./post";
 
 export const escapeHtml = (s: string) =>
   s.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
@@ -26,7 +39,48 @@ export interface ShownOnce {
   back: { href: string; text: string };
 }
 
-export function shownOncePage(o: ShownOnce): Response {
+export async function shownOncePage(o: ShownOnce): Promise<Response> {
+  const nonce = escapeHtml((await headers()).get(NONCE_HEADER) ?? "");
+  return dashboardHtml(o.storeName, o.title, `<main id="content" data-page="${escapeHtml(o.page)}">
+<h1>${escapeHtml(o.title)}</h1>
+<p class="warn" role="status"><strong>Copy it now: it is shown only this once.</strong> ${o.warningHtml}</p>
+<div class="key-box">
+<p class="key" id="new-secret" data-${escapeHtml(o.marker)}="true">${escapeHtml(o.secret)}</p>
+<button type="button" id="copy-secret" hidden>Copy</button>
+</div>
+<p id="copy-status" role="status" aria-live="polite"></p>
+${o.detailsHtml}
+<p><a class="button" href="${escapeHtml(o.back.href)}">${escapeHtml(o.back.text)}</a></p>
+</main>
+<script nonce="${nonce}">
+(function () {
+  var button = document.getElementById("copy-secret");
+  var secret = document.getElementById("new-secret");
+  var status = document.getElementById("copy-status");
+  var noun = ${JSON.stringify(o.noun).replace(/</g, "\\u003c")};
+  if (!button || !secret || !navigator.clipboard) return;
+  button.hidden = false;
+  button.addEventListener("click", function () {
+    navigator.clipboard.writeText(secret.textContent.trim()).then(
+      function () { button.textContent = "Copied"; status.textContent = "The " + noun + " is on your clipboard."; },
+      function () { var r = document.createRange(); r.selectNodeContents(secret); var s = window.getSelection(); s.removeAllRanges(); s.addRange(r); status.textContent = "Press Ctrl+C (or Cmd+C) to copy the selected " + noun + "."; }
+    );
+  });
+})();
+</script>`);
+}
+
+/** A reload, a second visit, or one after the secret expired unseen: nothing to show, nothing made. */
+export function alreadyShownPage(store: OwnedStore, o: { noun: string; page: string; again: string; back: { href: string; text: string } }): Response {
+  return dashboardHtml(store.name, "Already shown", `<main id="content" data-page="${escapeHtml(o.page)}" data-already-shown="true">
+<h1>Already shown</h1>
+<p class="warn" role="status">This ${escapeHtml(o.noun)} was shown once, when it was made, and is not shown again (nor after ten minutes unseen). Nothing new was created. ${o.again}</p>
+<p><a class="button" href="${escapeHtml(o.back.href)}">${escapeHtml(o.back.text)}</a></p>
+</main>`);
+}
+
+function dashboardHtml(storeName: string, title: string, body: string): Response {
+  const o = { storeName, title };
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -50,33 +104,7 @@ dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{color:v
 </head>
 <body>
 <header><div><a class="logo" href="/">Marketplace</a><span class="badge">Seller dashboard · ${escapeHtml(o.storeName)}</span></div></header>
-<main id="content" data-page="${escapeHtml(o.page)}">
-<h1>${escapeHtml(o.title)}</h1>
-<p class="warn" role="status"><strong>Copy it now: it is shown only this once.</strong> ${o.warningHtml}</p>
-<div class="key-box">
-<p class="key" id="new-secret" data-${escapeHtml(o.marker)}="true">${escapeHtml(o.secret)}</p>
-<button type="button" id="copy-secret" hidden>Copy</button>
-</div>
-<p id="copy-status" role="status" aria-live="polite"></p>
-${o.detailsHtml}
-<p><a class="button" href="${escapeHtml(o.back.href)}">${escapeHtml(o.back.text)}</a></p>
-</main>
-<script>
-(function () {
-  var button = document.getElementById("copy-secret");
-  var secret = document.getElementById("new-secret");
-  var status = document.getElementById("copy-status");
-  var noun = ${JSON.stringify(o.noun).replace(/</g, "\\u003c")};
-  if (!button || !secret || !navigator.clipboard) return;
-  button.hidden = false;
-  button.addEventListener("click", function () {
-    navigator.clipboard.writeText(secret.textContent.trim()).then(
-      function () { button.textContent = "Copied"; status.textContent = "The " + noun + " is on your clipboard."; },
-      function () { var r = document.createRange(); r.selectNodeContents(secret); var s = window.getSelection(); s.removeAllRanges(); s.addRange(r); status.textContent = "Press Ctrl+C (or Cmd+C) to copy the selected " + noun + "."; }
-    );
-  });
-})();
-</script>
+${body}
 </body>
 </html>`;
   return new Response(html, {
@@ -89,5 +117,31 @@ ${o.detailsHtml}
       "X-Robots-Tag": "noindex",
       "X-Content-Type-Options": "nosniff",
     },
+  });
+}
+
+/**
+ * GET of a reveal page (/seller/<store>/...): the signed-in person who made the secret sees it
+ * once, then "Already shown"; anyone else, signed out included, gets 404. `subject` reads the
+ * secret's subject (and reveal id, when the URL has one) from the path after the store's slug.
+ */
+export function revealRoute(
+  name: string,
+  kind: RevealKind,
+  subject: (path: string[]) => { subjectId: string; revealId?: string } | null,
+  pages: {
+    revealed: (store: OwnedStore, subjectId: string, secret: string) => Promise<Response | null>;
+    alreadyShown: (store: OwnedStore, subjectId: string) => Response;
+  },
+) {
+  return pipeline(name, [observe, ipRateLimit("form")], async (ctx) => {
+    const user = await getSessionUser();
+    const store = await storeOfPost(ctx.request as NextRequest, user);
+    const target = subject(sellerPath(ctx.request).slice(1));
+    if (!store || !user || !target) return notFoundResponse();
+    const reveal = await revealSecret(db(), { userId: user.id, storeId: store.id }, kind, target.subjectId, target.revealId);
+    if (!reveal) return notFoundResponse();
+    if (reveal.state === "already_shown") return pages.alreadyShown(store, target.subjectId);
+    return (await pages.revealed(store, target.subjectId, reveal.secret)) ?? notFoundResponse();
   });
 }

@@ -4,7 +4,7 @@ import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type WebhookEndpointData, type WebhookE
 import type { OwnedStore } from "@/lib/seller/dashboard/stores";
 import { getWebhookEndpoint } from "@/lib/seller/webhooks";
 import { sellerPath, storeOfPost } from "./post";
-import { escapeHtml as escape, shownOncePage } from "./shown-once";
+import { alreadyShownPage, escapeHtml as escape, revealRoute, shownOncePage } from "./shown-once";
 
 /** What the webhook pages' form routes share: whose endpoint a post is about, and the secret's page. */
 
@@ -34,11 +34,42 @@ export function endpointPage(store: OwnedStore, id: string): string {
 
 const when = (iso: string) => `<time datetime="${escape(iso)}">${escape(iso.slice(0, 16).replace("T", " "))} UTC</time>`;
 
+/** Where a post that made a signing secret sends its maker: the page that shows it once. */
+export function secretPagePath(store: OwnedStore, endpointId: string, rotated: boolean, revealId: string): string {
+  return `${endpointPage(store, endpointId)}/${rotated ? "rotated" : "created"}/${revealId}`;
+}
+
 /**
- * The signing secret of a new endpoint, or the new one of a rotation, on the one page that shows
- * it (shown-once.ts): the answer to the post itself, never a redirect.
+ * GET /seller/<store>/webhooks/<id>/(created|rotated)/<reveal id>: the signing secret, shown once
+ * to whoever made it; a reload shows "Already shown" and makes nothing.
  */
-export function webhookSecretPage(store: OwnedStore, endpoint: WebhookEndpointWithSecretData, rotated: boolean): Response {
+export function webhookSecretRoute(rotated: boolean) {
+  return revealRoute(
+    rotated ? "seller.webhooks.rotated" : "seller.webhooks.created",
+    rotated ? "webhook_rotated" : "webhook_created",
+    ([, id, , revealId]) => (id && revealId ? { subjectId: id, revealId } : null),
+    {
+      async revealed(store, id, secret) {
+        try {
+          return await webhookSecretPage(store, { ...(await getWebhookEndpoint(db(), store.id, id)), secret }, rotated);
+        } catch (err) {
+          if (isNotFound(err)) return null;
+          throw err;
+        }
+      },
+      alreadyShown: (store, id) =>
+        alreadyShownPage(store, {
+          noun: "signing secret",
+          page: rotated ? "seller-webhook-rotated" : "seller-webhook-created",
+          again: "If you did not copy it, rotate the secret on the endpoint's page.",
+          back: { href: endpointPage(store, id), text: "To the endpoint" },
+        }),
+    },
+  );
+}
+
+/** The signing secret of a new endpoint, or the new one of a rotation, on the one page that shows it (shown-once.ts). */
+export function webhookSecretPage(store: OwnedStore, endpoint: WebhookEndpointWithSecretData, rotated: boolean): Promise<Response> {
   const events = endpoint.events.map((t) => `<li><code>${escape(t)}</code>: ${escape(WEBHOOK_EVENTS[t].when)}</li>`).join("");
   const overlap = rotated && endpoint.previous_secret_expires_at
     ? `<p data-previous-secret-expires-at="${escape(endpoint.previous_secret_expires_at)}">The previous secret keeps signing too, for ${WEBHOOK_LIMITS.rotationOverlapHours} hours, until ${when(endpoint.previous_secret_expires_at)}: until then every delivery carries two signatures, one by each secret, so your receiver can switch to this one without missing an event.</p>`

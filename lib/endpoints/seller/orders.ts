@@ -2,7 +2,7 @@ import { apiKeyAccess } from "@/lib/http/access";
 import { defineEndpoint, type Endpoint } from "@/lib/http/describe";
 import { RETURN_MOVES, type ReturnMove } from "@/lib/returns/moves";
 import { IdPath, itemEnvelope, listEnvelope } from "@/lib/schemas/seller/common";
-import { ListOrdersQuery, ListReturnsQuery, OrderNumberPath, OrderPart, ShipOrder, StoreReturn } from "@/lib/schemas/seller/orders";
+import { CancelOrder, ListOrdersQuery, ListReturnsQuery, OrderNumberPath, OrderPart, ShipOrder, StoreReturn } from "@/lib/schemas/seller/orders";
 
 // Reads need orders:read, fulfilment moves orders:write (neither implies the other, like listings').
 const read = apiKeyAccess(["orders:read"]);
@@ -79,6 +79,28 @@ export const deliverOrderEndpoint = defineEndpoint({
   errors: ["order_not_found", "order_transition_invalid"],
 });
 
+export const cancelOrderEndpoint = defineEndpoint({
+  name: "seller.orders.cancel",
+  method: "POST",
+  path: "/orders/{number}/cancel",
+  operationId: "cancelOrder",
+  summary: "Cancel your part of an order",
+  description:
+    "`placed` -> `cancelled`, with the reason, as the dashboard's \"Cancel order\" does, when you cannot send it: the " +
+    "units your lines took go back to your listings' stock, the buyer is refunded your lines and your shipping charge " +
+    "(`refund_cents`) through the payment provider that charged the order, once, and is e-mailed why. Other stores' parts " +
+    "of the order go on; the order becomes `cancelled` once every store has cancelled its part. Sends `order.canceled` " +
+    "to your webhook endpoints. A shipped or delivered part cannot be cancelled (the buyer returns it): 409 " +
+    "`order_transition_invalid`.",
+  tags,
+  access: write,
+  params: OrderNumberPath,
+  body: CancelOrder,
+  idempotent: true,
+  success: { status: 200, description: "Your part of the order, now cancelled.", schema: itemEnvelope(OrderPart) },
+  errors: ["order_not_found", "order_transition_invalid"],
+});
+
 export const listReturnsEndpoint = defineEndpoint({
   name: "seller.returns.list",
   method: "GET",
@@ -149,6 +171,7 @@ export const ORDER_ENDPOINTS: Endpoint[] = [
   getOrderEndpoint,
   shipOrderEndpoint,
   deliverOrderEndpoint,
+  cancelOrderEndpoint,
   listReturnsEndpoint,
   getReturnEndpoint,
   ...Object.values(returnMoveEndpoints),

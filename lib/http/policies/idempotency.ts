@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { principalKey } from "@/lib/auth/principal";
-import { db } from "@/lib/db";
+import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { Policy, RequestCtx } from "../pipeline";
 
@@ -21,34 +21,50 @@ export const idempotency: Policy = async (ctx, next) => {
   if (key === null) return next();
   const tx = ctx.tx;
   if (!tx) throw new Error("idempotency needs the transaction policy before it");
-  const { owner, method, path, requestHash } = describeRequest(ctx, key, API_FLAVOUR.owner(ctx));
+  checkKey(key);
+  const request = { owner: API_FLAVOUR.owner(ctx), key, method: ctx.request.method, path: ctx.request.nextUrl.pathname, body: ctx.body ?? null };
+  const outcome = await keyedInTransaction(tx, request, async () => {
+    const response = await next();
+    if (response.status >= 400) return { answer: response };
+    const text = await response.text();
+    return { answer: new Response(text, { status: response.status, headers: response.headers }), keep: { status: response.status, response: API_FLAVOUR.record(text) } };
+  });
+  return "replayed" in outcome ? replay(outcome.replayed, API_FLAVOUR.replay(outcome.replayed.response, ctx.requestId)) : outcome.answer;
+};
 
+/**
+ * The transactional variant's steps, for any door whose change runs in `tx`: a retry while the
+ * first request still runs is refused without waiting (a transaction-scoped advisory lock on the
+ * key); a kept answer of the same request is `replayed`, another request under the key refused;
+ * otherwise `work` runs and what it says to `keep` is recorded in the same transaction as its
+ * change, so the two commit together or not at all.
+ */
+export async function keyedInTransaction<T>(
+  tx: Prisma.TransactionClient,
+  request: KeyedRequest,
+  work: KeyedWork<T>,
+): Promise<KeyedOutcome<T>> {
+  const { owner, key, method, path, param, requestHash } = described(request);
   const [lock] = await tx.$queryRaw<[{ locked: boolean }]>`
     SELECT pg_try_advisory_xact_lock(hashtextextended(${`idempotency\n${owner}\n${key}`}, 0)) AS locked`;
-  if (!lock?.locked) {
-    throw new AppError("idempotency_key_in_use", "A request with this Idempotency-Key is still being processed; retry shortly.", IDEMPOTENCY_HEADER, {
-      headers: { "Retry-After": "1" },
-    });
-  }
+  if (!lock?.locked) throw keyInUse(param);
   const stored = await tx.idempotencyKey.findFirst({ where: { owner, key, expiresAt: { gt: new Date() } } });
   if (stored) {
-    if (!sameHash(stored.requestHash, requestHash)) throw keyReused(stored);
-    return replay(stored, API_FLAVOUR.replay(stored.response, ctx.requestId));
+    if (!sameHash(stored.requestHash, requestHash)) throw keyReused(stored, param);
+    return { replayed: { status: stored.status, response: stored.response } };
   }
-
-  const response = await next();
-  if (response.status >= 400) return response;
-  const text = await response.text();
-  const parsed = JSON.parse(text) as Record<string, unknown>;
-  const record = withRequestId(parsed, undefined);
-  const expiresAt = new Date(Date.now() + TTL_MS);
-  await tx.idempotencyKey.upsert({
-    where: { owner_key: { owner, key } },
-    create: { owner, key, method, path, requestHash, status: response.status, response: record as object, expiresAt },
-    update: { method, path, requestHash, status: response.status, response: record as object, createdAt: new Date(), expiresAt },
-  });
-  return new Response(text, { status: response.status, headers: response.headers });
-};
+  const result = await work();
+  if (result.keep) {
+    const expiresAt = new Date(Date.now() + TTL_MS);
+    const kept = { method, path, requestHash, status: result.keep.status, response: result.keep.response as object };
+    await tx.idempotencyKey.upsert({
+      where: { owner_key: { owner, key } },
+      create: { owner, key, ...kept, expiresAt },
+      update: { ...kept, createdAt: new Date(), expiresAt },
+    });
+  }
+  return { answer: result.answer };
+}
 
 /**
  * A key is "claimed" by a row with this status while its first request runs (the claiming
@@ -130,6 +146,11 @@ export interface KeptAnswer {
   response: unknown;
 }
 
+/** A keyed request's work: its answer, and what of it to keep for retries (nothing: an error). */
+export type KeyedWork<T> = () => Promise<{ answer: T; keep?: KeptAnswer }>;
+/** A first request's answer, or the kept answer a retry gets. */
+export type KeyedOutcome<T> = { replayed: KeptAnswer } | { answer: T };
+
 /**
  * The claim, run and record of one keyed request (the claiming variant's steps, for any door):
  * a finished first request's kept answer is `replayed`; a running one or another request under
@@ -138,11 +159,9 @@ export interface KeptAnswer {
  */
 export async function onceByKey<T>(
   request: KeyedRequest,
-  work: () => Promise<{ answer: T; keep?: KeptAnswer }>,
-): Promise<{ replayed: KeptAnswer } | { answer: T }> {
-  const { owner, key, method, path } = request;
-  const param = request.param ?? IDEMPOTENCY_HEADER;
-  const requestHash = new Uint8Array(createHash("sha256").update(`${method}\n${path}\n${canonicalJson(request.body)}`).digest());
+  work: KeyedWork<T>,
+): Promise<KeyedOutcome<T>> {
+  const { owner, key, method, path, param, requestHash } = described(request);
   const where = { owner_key: { owner, key } };
 
   const stored = await db().$transaction(async (tx) => {
@@ -152,9 +171,7 @@ export async function onceByKey<T>(
       if (!sameHash(row.requestHash, requestHash)) throw keyReused(row, param);
       if (row.status !== CLAIMED) return row;
       if (Date.now() - row.createdAt.getTime() < CLAIM_TTL_MS) {
-        throw new AppError("idempotency_key_in_use", `A request with this ${param} is still being processed; retry shortly.`, param, {
-          headers: { "Retry-After": "1" },
-        });
+        throw keyInUse(param);
       }
     }
     const claim = { method, path, requestHash, status: CLAIMED, response: {}, createdAt: new Date(), expiresAt: new Date(Date.now() + TTL_MS) };
@@ -179,17 +196,14 @@ export async function onceByKey<T>(
   return { answer: result.answer };
 }
 
-/** Whose key, and what the request is (method, path and body hashed), for the transactional variant. */
-function describeRequest(ctx: RequestCtx, key: string, owner: string) {
-  checkKey(key);
-  const method = ctx.request.method;
-  const path = ctx.request.nextUrl.pathname;
-  return {
-    owner,
-    method,
-    path,
-    requestHash: new Uint8Array(createHash("sha256").update(`${method}\n${path}\n${canonicalJson(ctx.body ?? null)}`).digest()),
-  };
+/**
+ * A keyed request as kept: what it asks (method, path and body) hashed, since the same key with
+ * another request is refused; and how it names its key in a refusal.
+ */
+function described(request: KeyedRequest) {
+  const { method, path, body } = request;
+  const requestHash = new Uint8Array(createHash("sha256").update(`${method}\n${path}\n${canonicalJson(body ?? null)}`).digest());
+  return { ...request, param: request.param ?? IDEMPOTENCY_HEADER, requestHash };
 }
 
 function checkKey(key: string): void {
@@ -200,6 +214,12 @@ function checkKey(key: string): void {
 
 function sameHash(a: Uint8Array, b: Uint8Array): boolean {
   return Buffer.compare(Buffer.from(a), Buffer.from(b)) === 0;
+}
+
+function keyInUse(param: string): AppError {
+  return new AppError("idempotency_key_in_use", `A request with this ${param} is still being processed; retry shortly.`, param, {
+    headers: { "Retry-After": "1" },
+  });
 }
 
 function keyReused(stored: { method: string; path: string }, param: string = IDEMPOTENCY_HEADER): AppError {

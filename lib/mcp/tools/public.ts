@@ -4,6 +4,7 @@ import { createCartLink } from "@/lib/cart/links";
 import { getCategoryTree } from "@/lib/catalog/categories";
 import { getProduct } from "@/lib/catalog/product";
 import { searchProducts } from "@/lib/catalog/search";
+import { cartLinksEndpoint, categoriesEndpoint, productEndpoint, searchEndpoint } from "@/lib/endpoints/public";
 import { getHelpArticle, searchHelpArticles } from "@/lib/help/articles";
 import { jsonSchemaOf } from "@/lib/openapi/json-schema";
 import { CartLinkRequest, CartLinkResponse } from "@/lib/schemas/cart";
@@ -19,6 +20,11 @@ import type { ToolDefinition } from "./types";
 
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 export const NoArguments = zod.object({}).strict();
+export const noInput = once(() => jsonSchemaOf(NoArguments));
+const productInput = once(() => jsonSchemaOf(ProductPath.strict()));
+const cartLinkInput = once(() => jsonSchemaOf(CartLinkRequest));
+const helpSearchInput = once(() => jsonSchemaOf(HelpSearchRequest));
+const helpArticleInput = once(() => jsonSchemaOf(HelpArticlePath));
 
 /** The public catalog tools (the public MCP server's, and the first of the agent MCP server's). */
 export const PUBLIC_TOOLS: ToolDefinition[] = [
@@ -33,7 +39,7 @@ export const PUBLIC_TOOLS: ToolDefinition[] = [
 - sort: relevance (default), price_asc, price_desc (by the lowest matching offer), newest.
 Prices are integer cents (USD). The result is exactly GET /api/public/v1/search with the same parameters.`,
     inputSchema: advertisedInput(searchInputSchema),
-    outputSchema: responseBody(SearchResponse),
+    outputSchema: responseBody(SearchResponse, searchEndpoint.errors, searchInputSchema),
     annotations: { title: "Search products", ...READ_ONLY },
     run: async (args) => {
       const { data, meta, interpretation } = await searchProducts(searchArguments(args));
@@ -45,8 +51,8 @@ Prices are integer cents (USD). The result is exactly GET /api/public/v1/search 
     name: "get_product",
     title: "Get a product with its offers",
     description: `One product by slug (from search results, or the last part of a /p/{slug} page URL): description, images, attributes, and every offer that can be bought now, cheapest first. Each offer has its listing_id, price_cents, list_price_cents, condition, seller (store_name) and in_stock (true or false; quantities are never shown). buy_box_listing_id names the recommended offer: the lowest price including shipping among in-stock offers, new preferred over used; null when nothing is in stock. Use listing_ids with create_cart_link. A slug that is not publicly listed gives a not_found_error (code product_not_found). The result is exactly GET /api/public/v1/products/{slug}.`,
-    inputSchema: advertisedInput(once(() => jsonSchemaOf(ProductPath.strict()))),
-    outputSchema: responseBody(ProductResponse),
+    inputSchema: advertisedInput(productInput),
+    outputSchema: responseBody(ProductResponse, productEndpoint.errors, productInput),
     annotations: { title: "Get a product with its offers", ...READ_ONLY },
     run: async (args) => ({ data: await getProduct(bodyArguments(ProductPath.strict(), args).slug) }),
     text: (result) => text.productText(result.data as z.output<typeof ProductResponse>["data"]),
@@ -55,8 +61,8 @@ Prices are integer cents (USD). The result is exactly GET /api/public/v1/search 
     name: "get_categories",
     title: "Get the category tree",
     description: `The whole active category tree: each node has slug, name, path (the slugs from the top, joined by dots) and children. A slug is the category filter of search_products, which then includes every subcategory. The tree changes rarely; fetch it once. The result is exactly GET /api/public/v1/categories.`,
-    inputSchema: advertisedInput(once(() => jsonSchemaOf(NoArguments))),
-    outputSchema: responseBody(CategoriesResponse),
+    inputSchema: advertisedInput(noInput),
+    outputSchema: responseBody(CategoriesResponse, categoriesEndpoint.errors, noInput),
     annotations: { title: "Get the category tree", ...READ_ONLY },
     run: async (args) => {
       bodyArguments(NoArguments, args);
@@ -72,8 +78,8 @@ Prices are integer cents (USD). The result is exactly GET /api/public/v1/search 
     title: "Create a cart link for a person",
     description: `Turns offers the person has chosen into a cart link for them to open. items: 1-20 lines of { listing_id, quantity } with listing_ids from get_product and quantity 1-99 (a repeated listing_id is summed, up to 99). Returns url (valid for 7 days, until expires_at), accepted (lines taken) and rejected (lines left out, with reason unavailable or insufficient_stock; a line of more than one unit is compared with the stock only a few times a day per offer, then accepted unchecked and checked when the link is opened).
 The link is for a human: give them the URL. Opening it puts the lines into that person's own cart on the site, where they review and pay themselves. It places no order, takes no payment and reserves no stock; price and availability are checked again when it is opened. When no line can be bought, the result is an error (code no_purchasable_lines) whose error.rejected lists why. The result is exactly POST /api/public/v1/cart-links with the same body.`,
-    inputSchema: advertisedInput(once(() => jsonSchemaOf(CartLinkRequest))),
-    outputSchema: responseBody(CartLinkResponse),
+    inputSchema: advertisedInput(cartLinkInput),
+    outputSchema: responseBody(CartLinkResponse, cartLinksEndpoint.errors, cartLinkInput),
     annotations: { title: "Create a cart link for a person", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: async (args) => ({ data: await createCartLink(bodyArguments(CartLinkRequest, args)) }),
     text: (result) => text.cartLinkText(result.data as z.output<typeof CartLinkResponse>["data"]),
@@ -82,8 +88,8 @@ The link is for a human: give them the URL. Opening it puts the lines into that 
     name: "search_help",
     title: "Search the help centre",
     description: `Searches the help centre (the articles people read at /help): shipping and delivery, returns, how search works, buying with a cart link, selling, connecting agents. Every word of q must appear in an article's title, summary or text; omit q to list every article. Returns each article's slug, title, summary and page URL; call get_help_article for the full text.`,
-    inputSchema: advertisedInput(once(() => jsonSchemaOf(HelpSearchRequest))),
-    outputSchema: responseBody(zod.object({ data: zod.array(HelpArticleSummary), meta: HelpSearchMeta }).strict()),
+    inputSchema: advertisedInput(helpSearchInput),
+    outputSchema: responseBody(zod.object({ data: zod.array(HelpArticleSummary), meta: HelpSearchMeta }).strict(), [], helpSearchInput),
     annotations: { title: "Search the help centre", ...READ_ONLY },
     run: async (args) => {
       const articles = await searchHelpArticles(bodyArguments(HelpSearchRequest, args).q);
@@ -95,8 +101,8 @@ The link is for a human: give them the URL. Opening it puts the lines into that 
     name: "get_help_article",
     title: "Read a help article",
     description: `The full text (Markdown) of one help article by slug (from search_help, or the last part of a /help/{slug} URL), with its page URL, which you can give to a person. An unknown slug gives a not_found_error (code help_article_not_found).`,
-    inputSchema: advertisedInput(once(() => jsonSchemaOf(HelpArticlePath))),
-    outputSchema: responseBody(zod.object({ data: HelpArticle, meta: RequestMeta }).strict()),
+    inputSchema: advertisedInput(helpArticleInput),
+    outputSchema: responseBody(zod.object({ data: HelpArticle, meta: RequestMeta }).strict(), ["help_article_not_found"], helpArticleInput),
     annotations: { title: "Read a help article", ...READ_ONLY },
     run: async (args) => ({ data: await getHelpArticle(bodyArguments(HelpArticlePath, args).slug) }),
     text: (result) => text.helpArticleText(result.data as z.output<typeof HelpArticle>),
@@ -105,8 +111,8 @@ The link is for a human: give them the URL. Opening it puts the lines into that 
     name: "get_connection_guide",
     title: "How to connect MCP clients",
     description: `How to add this MCP server to common clients (Claude Code, Claude Desktop, Cursor, VS Code, MCP Inspector, any streamable HTTP client), with this server's URL filled in, and the rules every client follows (no authentication, rate limits, User-Agent); agent_server describes the authenticated server (OAuth) for agents that act for an account holder: cart, checkout, orders and returns. Use it when a person asks how to use this marketplace from their own tools.`,
-    inputSchema: advertisedInput(once(() => jsonSchemaOf(NoArguments))),
-    outputSchema: responseBody(zod.object({ data: ConnectionGuide, meta: RequestMeta }).strict()),
+    inputSchema: advertisedInput(noInput),
+    outputSchema: responseBody(zod.object({ data: ConnectionGuide, meta: RequestMeta }).strict(), [], noInput),
     annotations: { title: "How to connect MCP clients", ...READ_ONLY },
     run: async (args) => {
       bodyArguments(NoArguments, args);

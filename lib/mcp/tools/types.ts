@@ -1,6 +1,7 @@
 import type { StandardSchemaWithJSON, ToolAnnotations } from "@modelcontextprotocol/server";
 import type { OAuthPrincipal } from "@/lib/auth/principal";
 import type { BuyerScope } from "@/lib/auth/scopes";
+import type { ElicitationMode } from "../elicitation";
 
 /**
  * A success body without its request id: the wrapper adds `meta.request_id`, as the API does. A
@@ -17,6 +18,8 @@ export interface ToolResult {
 /** Who calls a tool: nobody on the public server; the agent's token on the agent server. */
 export interface ToolCaller {
   principal?: OAuthPrincipal;
+  /** How this call can send the agent's person to a page of ours, if it can (lib/mcp/elicitation.ts). */
+  elicitation?: ElicitationMode;
 }
 
 export interface ToolDefinition {

@@ -3,13 +3,15 @@ import { AppError } from "@/lib/errors";
 import { isUuid, type Db } from "@/lib/orders/common";
 import { orderPageUrl } from "@/lib/orders/confirmation";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
+import { CANCEL_REASON_TEXT, type CancelReason } from "@/lib/schemas/seller/orders";
 import { lineItemId } from "./shapes";
 import { UCP_CAPABILITIES, UCP_VERSION } from "./version";
 
 /**
  * An order as UCP shows it (dev.ucp.shopping.order, 2026-01-11): its lines with how many have
  * shipped, where it goes (one expectation), what happened to it (`shipped` and `delivered`
- * events from its store's part), and its totals. One order is one store's part of a checkout.
+ * events from its store's part), its totals, and a `cancellation` adjustment (with the amount
+ * refunded) once its store cancelled it. One order is one store's part of a checkout.
  */
 
 const INCLUDE = { parts: { include: { lines: true } } } as const;
@@ -42,6 +44,21 @@ function renderUcpOrder(row: OrderRow) {
       ...(p.deliveredAt ? [{ id: `evt_${p.storeId}_delivered`, occurred_at: p.deliveredAt.toISOString(), type: "delivered", line_items: items }] : []),
     ];
   });
+  const adjustments = row.parts.flatMap((p) =>
+    p.status === "cancelled" && p.cancelledAt
+      ? [
+          {
+            id: `adj_${p.storeId}_cancelled`,
+            type: "cancellation",
+            occurred_at: p.cancelledAt.toISOString(),
+            status: "completed",
+            line_items: p.lines.map((l) => ({ id: lineItemId(l.listingId), quantity: l.quantity })),
+            amount: p.refundCents ?? 0,
+            description: `Cancelled by the store (${CANCEL_REASON_TEXT[p.cancelReason as CancelReason]}); the items and the shipping charge were refunded.`,
+          },
+        ]
+      : [],
+  );
   return {
     ucp: { version: UCP_VERSION, capabilities: [{ name: UCP_CAPABILITIES.order, version: UCP_VERSION }] },
     id: row.id,
@@ -82,5 +99,6 @@ function renderUcpOrder(row: OrderRow) {
       { type: "fulfillment", amount: row.shippingCents },
       { type: "total", amount: row.totalCents },
     ],
+    ...(adjustments.length > 0 ? { adjustments } : {}),
   };
 }

@@ -1,3 +1,4 @@
+import { exactlyOneOf } from "../one-of";
 import { z } from "../zod";
 import { Cursor, Limit, Timestamp } from "./common";
 
@@ -155,12 +156,7 @@ export const CreateListing = z
   })
   .strict()
   .superRefine((body, ctx) => {
-    const given = (["product_id", "gtin", "product"] as const).filter((k) => body[k] !== undefined);
-    if (given.length === 0) {
-      ctx.addIssue({ code: "invalid_type", expected: "string", input: undefined, path: ["product_id"], message: "give exactly one of product_id, gtin or product" });
-    } else if (given.length > 1) {
-      ctx.addIssue({ code: "custom", path: [given[1]!], message: `give exactly one of product_id, gtin or product (${given.join(" and ")} were given)` });
-    }
+    exactlyOneOf(body, ctx, ["product_id", "gtin", "product"]);
     if (body.list_price_cents !== undefined && body.list_price_cents < body.price_cents) {
       ctx.addIssue({ code: "custom", path: ["list_price_cents"], message: "must not be below price_cents" });
     }
@@ -272,11 +268,7 @@ export const InventoryAdjustment = z
   })
   .strict()
   .superRefine((a, ctx) => {
-    if (a.delta === undefined && a.set_quantity === undefined) {
-      ctx.addIssue({ code: "invalid_type", expected: "number", input: undefined, path: ["delta"], message: "give exactly one of delta or set_quantity" });
-    } else if (a.delta !== undefined && a.set_quantity !== undefined) {
-      ctx.addIssue({ code: "custom", path: ["set_quantity"], message: "give exactly one of delta or set_quantity" });
-    }
+    exactlyOneOf(a, ctx, ["delta", "set_quantity"]);
   })
   .openapi("InventoryAdjustment");
 

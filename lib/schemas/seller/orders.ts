@@ -14,13 +14,24 @@ import { UpdatedSince } from "./listings";
 export const CARRIER_MAX = 64;
 export const TRACKING_NUMBER_MAX = 64;
 
+/** Why a store cancels its part of an order (`cancel_reason`). */
+export const CANCEL_REASONS = ["out_of_stock", "cannot_ship", "buyer_request", "other"] as const;
+export type CancelReason = (typeof CANCEL_REASONS)[number];
+export const CANCEL_REASON_TEXT: Record<CancelReason, string> = {
+  out_of_stock: "the items are out of stock",
+  cannot_ship: "the store cannot ship them to your address",
+  buyer_request: "you asked the store to cancel them",
+  other: "the store could not fulfil them",
+};
+
 export const OrderPart = z
   .object({
     id: Uuid.openapi({ description: "The order's id (with your store, it names this part)." }),
     object: z.literal("order_part"),
     number: z.string().openapi({ example: "M-10042", description: "The order's short human reference, as the buyer sees it." }),
     status: z.enum(ORDER_STATUSES).openapi({
-      description: "Your part's status: `placed` -> `shipped` (you ship it) -> `delivered` (you mark it delivered). Other stores' parts of the order move on their own.",
+      description:
+        "Your part's status: `placed` -> `shipped` (you ship it) -> `delivered` (you mark it delivered), or `placed` -> `cancelled` (you cancel it: the buyer is refunded your lines and shipping charge). Other stores' parts of the order move on their own.",
     }),
     placed_via: z.enum(["storefront", "agent"]).openapi({ description: "`agent` when an agent placed it for its holder (the buyer API, MCP, UCP or ACP)." }),
     email: z.string().openapi({ description: "The buyer's e-mail address, for questions about this order only." }),
@@ -34,6 +45,9 @@ export const OrderPart = z
     tracking_number: z.string().nullable().openapi({ description: "The tracking number you gave when you shipped; null until then." }),
     shipped_at: Timestamp.nullable(),
     delivered_at: Timestamp.nullable(),
+    cancelled_at: Timestamp.nullable().openapi({ description: "When you cancelled your part; null unless `cancelled`." }),
+    cancel_reason: z.enum(CANCEL_REASONS).nullable().openapi({ description: "Why you cancelled it; null unless `cancelled`." }),
+    refund_cents: z.number().int().min(0).nullable().openapi({ description: "What the cancellation paid back to the buyer (`total_cents`); null unless `cancelled`." }),
     created_at: Timestamp.openapi({ description: "When the order was placed." }),
     updated_at: Timestamp.openapi({ description: "Your part's last change." }),
   })
@@ -70,6 +84,18 @@ export const ShipOrder = z
   .strict()
   .openapi("ShipOrder");
 export type ShipOrderData = z.output<typeof ShipOrder>;
+
+export const CancelOrder = z
+  .object({
+    reason: z.enum(CANCEL_REASONS, { error: `must be one of ${CANCEL_REASONS.join(", ")}` }).openapi({
+      description:
+        "Why you cancel: `out_of_stock`, `cannot_ship` (not to this address), `buyer_request` (the buyer asked you) or `other`. The buyer's e-mail says it in words.",
+      example: "out_of_stock",
+    }),
+  })
+  .strict()
+  .openapi("CancelOrder");
+export type CancelOrderData = z.output<typeof CancelOrder>;
 
 /**
  * A return of your lines as your store handles it: the buyer's return (decisions.md) with the

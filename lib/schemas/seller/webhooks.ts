@@ -13,6 +13,7 @@ import { line } from "./listings";
 /** What each event type carries in `data`, and when it is sent. */
 export const WEBHOOK_EVENTS = {
   "order.created": { object: "order_part", when: "An order with lines of your store was placed (its checkout committed)." },
+  "order.canceled": { object: "order_part", when: "You cancelled your part of an order (by the API or the dashboard): the buyer was refunded it." },
   "order_part.shipped": { object: "order_part", when: "Your part of an order was marked shipped (by the API, the dashboard or the operator)." },
   "order_part.delivered": { object: "order_part", when: "Your part of an order was marked delivered." },
   "return.requested": { object: "return", when: "A buyer asked to return lines of yours." },

@@ -1,10 +1,10 @@
-import { deliverPart, shipPart } from "@/lib/orders/fulfilment";
+import { cancelPart, deliverPart, shipPart } from "@/lib/orders/fulfilment";
 import type { Db } from "@/lib/orders/common";
-import type { OrderPartData, ShipOrderData } from "@/lib/schemas/seller/orders";
+import type { CancelOrderData, OrderPartData, ShipOrderData } from "@/lib/schemas/seller/orders";
 import { loadOrderParts } from "./order-part";
 
 /**
- * POST /orders/{number}/ship and /deliver: the desk's own moves (lib/orders/fulfilment.ts, with
+ * POST /orders/{number}/ship, /deliver and /cancel: the desk's own moves (lib/orders/fulfilment.ts, with
  * their rules, e-mails and order events), answering the store's part as it is after the move.
  * Run in the request's transaction.
  */
@@ -15,5 +15,10 @@ export async function shipOrderPart(tx: Db, storeId: string, ref: string, body: 
 
 export async function deliverOrderPart(tx: Db, storeId: string, ref: string): Promise<OrderPartData> {
   const moved = await deliverPart(tx, storeId, ref);
+  return (await loadOrderParts(tx, storeId, [moved.order_id]))[0]!;
+}
+
+export async function cancelOrderPart(tx: Db, storeId: string, ref: string, body: CancelOrderData): Promise<OrderPartData> {
+  const moved = await cancelPart(tx, storeId, ref, body.reason);
   return (await loadOrderParts(tx, storeId, [moved.order_id]))[0]!;
 }

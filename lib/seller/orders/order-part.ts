@@ -35,6 +35,9 @@ function toOrderPart(row: PartRow): OrderPartData {
     tracking_number: row.trackingNumber,
     shipped_at: row.shippedAt?.toISOString() ?? null,
     delivered_at: row.deliveredAt?.toISOString() ?? null,
+    cancelled_at: row.cancelledAt?.toISOString() ?? null,
+    cancel_reason: row.cancelReason as OrderPartData["cancel_reason"],
+    refund_cents: row.refundCents,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
   };

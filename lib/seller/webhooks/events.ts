@@ -24,6 +24,7 @@ export interface StoreEventRef {
 /** Each type's object, as the store's API answers it. */
 const RENDER: Record<WebhookEventType, (tx: Db, storeId: string, id: string) => Promise<unknown>> = {
   "order.created": async (tx, storeId, id) => (await loadOrderParts(tx, storeId, [id]))[0],
+  "order.canceled": async (tx, storeId, id) => (await loadOrderParts(tx, storeId, [id]))[0],
   "order_part.shipped": async (tx, storeId, id) => (await loadOrderParts(tx, storeId, [id]))[0],
   "order_part.delivered": async (tx, storeId, id) => (await loadOrderParts(tx, storeId, [id]))[0],
   "return.requested": (tx, storeId, id) => getStoreReturn(tx, storeId, id),

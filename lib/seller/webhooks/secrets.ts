@@ -1,5 +1,5 @@
-import { createCipheriv, createDecipheriv, randomBytes } from "node:crypto";
-import { derivedKey } from "@/lib/keys";
+import { randomBytes } from "node:crypto";
+import { seal, unseal } from "@/lib/keys";
 
 /**
  * Webhook signing secrets. Unlike API keys, they cannot be stored as hashes: the service signs
@@ -13,20 +13,12 @@ export function newSigningSecret(): string {
   return `whsec_${randomBytes(24).toString("base64")}`;
 }
 
-const key = () => derivedKey("webhook-secrets", "aes-256-gcm");
+const PURPOSE = "webhook-secrets";
 
-/** `v1.<iv>.<ciphertext>.<tag>`, base64url parts. */
 export function sealSecret(secret: string): string {
-  const iv = randomBytes(12);
-  const cipher = createCipheriv("aes-256-gcm", key(), iv);
-  const sealed = Buffer.concat([cipher.update(secret, "utf8"), cipher.final()]);
-  return ["v1", iv, sealed, cipher.getAuthTag()].map((p) => (typeof p === "string" ? p : p.toString("base64url"))).join(".");
+  return seal(PURPOSE, secret);
 }
 
 export function openSecret(sealed: string): string {
-  const [version, iv, data, tag] = sealed.split(".");
-  if (version !== "v1" || !iv || !data || !tag) throw new Error("not a sealed webhook secret");
-  const decipher = createDecipheriv("aes-256-gcm", key(), Buffer.from(iv, "base64url"));
-  decipher.setAuthTag(Buffer.from(tag, "base64url"));
-  return Buffer.concat([decipher.update(Buffer.from(data, "base64url")), decipher.final()]).toString("utf8");
+  return unseal(PURPOSE, sealed);
 }

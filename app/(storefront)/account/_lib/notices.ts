@@ -10,4 +10,7 @@ export const ACCOUNT_NOTICES: Record<string, string> = {
   method_removed: "Payment method removed.",
   agent_settings_saved: "Agent settings saved.",
   agent_revoked: "Agent disconnected: its access ended at once.",
+  password_saved: "Password saved. Every other browser signed in to your account was signed out.",
+  password_removed:
+    "Your e-mail address is confirmed. This account had a password chosen before the address was confirmed, perhaps by someone else: it no longer works, and everyone signed in to the account was signed out. Set a new password below if you want one.",
 };

@@ -1,13 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
+import { pendingApprovals } from "@/lib/agents/approvals";
 import { AGENT_SETTINGS_LABELS, agentSpendByGrant, agentSpendThisMonth, getAgentSettings, limitFieldText } from "@/lib/agents/settings";
 import { getSessionUser } from "@/lib/auth/session";
 import { formatCents } from "@/lib/catalog/money";
 import { decodeFlash } from "@/lib/http/flash";
 import { listConnections } from "@/lib/oauth/connections";
 import { getSetting } from "@/lib/settings";
-import { FormState, Notice } from "@/app/_components/forms";
+import { FormState, Notice, When } from "@/app/_components/forms";
 import { ACCOUNT_NOTICES } from "../_lib/notices";
 import { one, type SearchParams } from "../_lib/post";
 import { ConnectedAgents } from "./_components/ConnectedAgents";
@@ -16,8 +17,9 @@ export const metadata: Metadata = { title: "Agents", robots: { index: false } };
 export const dynamic = "force-dynamic";
 
 /**
- * What agents may do for the signed-in holder: the agent settings (may agents place orders, and
- * within which limits) with this month's agent spend, and the agents connected over OAuth, each
+ * What agents may do for the signed-in holder: the orders their agents asked them to approve
+ * (lib/agents/approvals.ts), the agent settings (may agents place orders, and within which
+ * limits) with this month's agent spend, and the agents connected over OAuth, each
  * with its scopes, first and last use, this month's spend and a "Revoke" button.
  */
 export default async function AgentsPage({ searchParams }: { searchParams: SearchParams }) {
@@ -25,12 +27,13 @@ export default async function AgentsPage({ searchParams }: { searchParams: Searc
   if (!user) redirect("/signin?next=%2Faccount%2Fagents");
   const params = await searchParams;
   const flash = decodeFlash(one(params.flash));
-  const [settings, spent, marketplaceOn, connections, spentByGrant] = await Promise.all([
+  const [settings, spent, marketplaceOn, connections, spentByGrant, waiting] = await Promise.all([
     getAgentSettings(user.id),
     agentSpendThisMonth(user.id),
     getSetting("agentic_checkout"),
     listConnections(user.id),
     agentSpendByGrant(user.id),
+    pendingApprovals(user.id),
   ]);
   const form = new FormState("agent-settings", flash);
   return (
@@ -40,6 +43,24 @@ export default async function AgentsPage({ searchParams }: { searchParams: Searc
       </p>
       <h1>Agents</h1>
       <Notice notices={ACCOUNT_NOTICES} notice={one(params.notice)} />
+
+      {waiting.length > 0 ? (
+        <section aria-labelledby="waiting-heading" id="approvals" className="panel">
+          <h2 id="waiting-heading">Orders waiting for your approval</h2>
+          <ul>
+            {waiting.map((w) => (
+              <li key={w.id} data-approval={w.id}>
+                <Link href={`/account/agents/approvals/${w.id}`}>
+                  {w.client_name}: {formatCents(w.total_cents)}
+                </Link>{" "}
+                <span className="muted">
+                  (until <When at={w.expires_at} />)
+                </span>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       <section aria-labelledby="agent-settings-heading" id="agent-settings" className="panel">
         <h2 id="agent-settings-heading">Agent settings</h2>

@@ -1,10 +1,12 @@
 import type { Metadata } from "next";
+import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { cache } from "react";
 import { formatCents } from "@/lib/catalog/money";
 import { getProduct } from "@/lib/catalog/product";
 import { AppError } from "@/lib/errors";
 import type { ProductRecordData } from "@/lib/schemas/catalog";
+import { NONCE_HEADER } from "@/lib/http/security-headers";
 import { forgetStorefrontPage } from "@/lib/storefront/page-exists";
 import { jsonLdScript, productJsonLd } from "@/lib/seo/json-ld";
 import { attributeRows } from "@/lib/storefront/attributes";
@@ -41,6 +43,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 
 export default async function ProductPage({ params }: Props) {
   const product = await loadProduct((await params).slug);
+  const nonce = (await headers()).get(NONCE_HEADER) ?? undefined;
   const buyBox = product.offers.find((o) => o.listing_id === product.buy_box_listing_id) ?? null;
   const [cover, ...more] = product.images;
   const attributes = attributeRows(product.attributes);
@@ -53,7 +56,7 @@ export default async function ProductPage({ params }: Props) {
       data-buy-box-listing-id={product.buy_box_listing_id ?? ""}
       data-min-price-cents={product.min_price_cents ?? ""}
     >
-      <script type="application/ld+json" dangerouslySetInnerHTML={{ __html: jsonLdScript(productJsonLd(product)) }} />
+      <script type="application/ld+json" nonce={nonce} dangerouslySetInnerHTML={{ __html: jsonLdScript(productJsonLd(product)) }} />
       <Breadcrumb trail={product.category_breadcrumb} />
       <div className="product">
         <div className="gallery">

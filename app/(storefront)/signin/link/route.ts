@@ -1,5 +1,6 @@
 import type { NextRequest } from "next/server";
 import { redeemSignInLink, sendSignInLink } from "@/lib/accounts/sign-in";
+import { getSessionUser } from "@/lib/auth/session";
 import { seeOther, signedIn } from "@/lib/auth/sign-in";
 import { AppError } from "@/lib/errors";
 import { formRoute } from "@/lib/http/form";
@@ -31,9 +32,10 @@ export const GET = pipeline("signin.link.open", [observe, ipRateLimit("sign_in",
   const request = ctx.request as NextRequest;
   const token = request.nextUrl.searchParams.get("token") ?? "";
   const next = request.nextUrl.searchParams.get("next");
-  const result = await redeemSignInLink(token);
+  const result = await redeemSignInLink(token, (await getSessionUser())?.id ?? null);
   if (result.state !== "signed_in") return seeOther(signinPage({ error: `link_${result.state}`, next }));
-  return signedIn(request, result.userId, next);
+  // A password removed on the way: the account page says so, and offers to set a new one.
+  return signedIn(request, result.userId, result.passwordRemoved ? "/account?notice=password_removed#password" : next);
 });
 
 /** HEAD (link checkers, mail scanners) must not use up the link: it answers without opening it. */

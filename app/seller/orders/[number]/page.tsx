@@ -5,7 +5,8 @@ import { ORDER_STATUS_LABELS, OrderLinesTable, PlacedByAgent, ShippingAddressBlo
 import { formatCents } from "@/lib/catalog/money";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { CARRIER_MAX, getDeskOrder, TRACKING_NUMBER_MAX, type DeskOrder } from "@/lib/orders";
+import { CANCEL_REASONS, CARRIER_MAX, getDeskOrder, TRACKING_NUMBER_MAX, type DeskOrder } from "@/lib/orders";
+import { CANCEL_REASON_LABELS } from "../../_lib/notices";
 import { listDeskReturns } from "@/lib/returns";
 import { decodeFlash } from "@/lib/http/flash";
 import { FormState, Notice, When } from "@/app/_components/forms";
@@ -103,12 +104,28 @@ export default async function DeskOrderPage({ params, searchParams }: Props) {
                   </dd>
                 </>
               ) : null}
+              {part.cancelled_at && part.cancel_reason ? (
+                <>
+                  <dt>Cancelled</dt>
+                  <dd>
+                    <When at={part.cancelled_at} />
+                  </dd>
+                  <dt>Reason</dt>
+                  <dd data-field="cancel_reason">{CANCEL_REASON_LABELS[part.cancel_reason]}</dd>
+                  <dt>Refunded</dt>
+                  <dd className="amount" data-field="refund">
+                    {formatCents(part.refund_cents ?? 0)}
+                  </dd>
+                </>
+              ) : null}
               <dt>Items</dt>
               <dd className="amount">{formatCents(part.subtotal_cents)}</dd>
               <dt>Shipping charged</dt>
               <dd className="amount">{formatCents(part.shipping_cents)}</dd>
             </dl>
             <OrderLinesTable lines={part.lines} label={`Items from ${part.store.name}`} />
+            {/* A part with no move left still shows why a post on it (from a stale page) was refused. */}
+            {part.status === "delivered" || part.status === "cancelled" ? state.alert() : null}
             {part.status === "placed" ? (
               <form method="post" action={`${here}/ship`} className="stacked-form" aria-label={`Ship ${part.store.name}'s items`}>
                 {state.alert()}
@@ -122,6 +139,26 @@ export default async function DeskOrderPage({ params, searchParams }: Props) {
                   <input {...state.field("carrier")} defaultValue={state.value("carrier")} maxLength={CARRIER_MAX} autoComplete="off" placeholder="UPS" />
                 </label>
                 <button type="submit">Mark shipped</button>
+              </form>
+            ) : null}
+            {part.status === "placed" ? (
+              <form method="post" action={`${here}/cancel`} className="stacked-form" aria-label={`Cancel ${part.store.name}'s items`}>
+                <p className="muted">Cannot send them? Cancelling puts the items back in stock and refunds the buyer these items and your shipping charge.</p>
+                <input type="hidden" name="store" value={part.store.slug} />
+                <label>
+                  Reason
+                  <select {...state.field("reason")} defaultValue={state.value("reason") || undefined} required>
+                    <option value="">Choose a reason</option>
+                    {CANCEL_REASONS.map((r) => (
+                      <option key={r} value={r}>
+                        {CANCEL_REASON_LABELS[r]}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+                <button type="submit" className="danger">
+                  Cancel order
+                </button>
               </form>
             ) : null}
             {part.status === "shipped" ? (

@@ -188,7 +188,9 @@ function describe(event: BuyerOrderEvent): string {
     event.status === "placed"
       ? "Order placed"
       : who
-        ? `${who} marked its items ${event.status}`
+        ? event.status === "cancelled"
+          ? `${who} cancelled its items`
+          : `${who} marked its items ${event.status}`
         : `Order ${event.status}`;
   // The placed event's note says how it was placed, which the buyer knows; a shipment's names its tracking number.
   return event.note && event.status !== "placed" ? `${what} (${event.note})` : what;

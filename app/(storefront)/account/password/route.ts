@@ -1,0 +1,17 @@
+import { setAccountPassword } from "@/lib/accounts/account-password";
+import { currentSessionId } from "@/lib/auth/session";
+import { formRoute } from "@/lib/http/form";
+import { refused, seeOther } from "../_lib/post";
+
+/**
+ * The "Password" form of /account: set a first password, or change it with the current one.
+ * Limited like sign-in attempts (it checks a password); a refusal echoes nothing typed back.
+ */
+export const POST = formRoute({ name: "account.password", session: "required", rateLimit: "sign_in" }, async ({ form, user }) => {
+  try {
+    await setAccountPassword(user!.id, { current: form.current_password, password: form.password }, await currentSessionId());
+    return seeOther("/account?notice=password_saved");
+  } catch (err) {
+    return refused("/account", "password", err, {});
+  }
+});
