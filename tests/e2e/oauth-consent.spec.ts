@@ -7,23 +7,10 @@
  * "Revoke" ends it, and the agent's next call to `GET /api/v1/buyer/me` is 401. Neither page is
  * wider than a 390 px screen. Screenshots go to test-results/screenshots/oauth-*.png.
  */
-import path from "node:path";
-import { expect, test, type Page } from "./fixtures";
+import { expect, shots, test } from "./fixtures";
 import { authorizationUrl, BUYER_SCOPES, exchangeCode, randomIp, refresh, registerAgent } from "../helpers/oauth-agent";
 
-const SCREENSHOTS = path.join("test-results", "screenshots");
 const SHOPPER = "demo-shopper@example.com";
-
-/** Screenshots of the page at 1280 and 390 px; at 390 px the page must not scroll sideways. */
-async function shots(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `oauth-${name}-1280.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${name} is wider than a 390 px screen`).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: path.join(SCREENSHOTS, `oauth-${name}-390.png`), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 /** The agent's call: `GET /api/v1/buyer/me` with its access token, over plain HTTP. */
 async function buyerMe(baseURL: string, token: string) {
@@ -57,7 +44,7 @@ test.describe("connecting an agent", () => {
     const orders = page.getByLabel("See your orders", { exact: true });
     await orders.uncheck();
     await expect(orders).not.toBeChecked();
-    await shots(page, "consent");
+    await shots(page, "oauth", "consent");
     await expect(orders).not.toBeChecked();
     await page.getByRole("button", { name: "Allow" }).click();
     await expect(page).toHaveURL(new RegExp(`^https://${clientHost.replace(/\./g, "\\.")}/callback\\?code=`));
@@ -75,7 +62,7 @@ test.describe("connecting an agent", () => {
     expect(await item.locator("[data-scope]").evaluateAll((els) => els.map((el) => el.getAttribute("data-scope")))).toEqual(granted);
     await expect(item).toContainText(`(${clientHost})`);
     await expect(item.locator("[data-field=spent]")).toHaveText("$0.00");
-    await shots(page, "agents");
+    await shots(page, "oauth", "agents");
 
     await item.getByRole("button", { name: "Revoke" }).click();
     await expect(page.getByRole("status")).toHaveText("Agent disconnected: its access ended at once.");

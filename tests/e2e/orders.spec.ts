@@ -13,22 +13,10 @@
  * page may be wider than a 390 px phone screen.
  */
 import { randomUUID } from "node:crypto";
-import path from "node:path";
-import { expect, test, type Page } from "./fixtures";
+import { expect, shots, test, type Page } from "./fixtures";
 import pg from "pg";
 
-const SCREENSHOTS = path.join("test-results", "screenshots");
 const DATABASE_URL = process.env.E2E_DATABASE_URL;
-
-async function shots(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `orders-${name}-1280.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${name} is wider than a 390 px screen`).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: path.join(SCREENSHOTS, `orders-${name}-390.png`), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 async function register(page: Page, name: string): Promise<string> {
   const email = `e2e-orders-${randomUUID().slice(0, 8)}@example.com`;
@@ -85,7 +73,7 @@ test.describe("orders", () => {
     try {
       const offers = await offersOfStores(pool, 2);
       for (const offer of offers) await addToCart(page, offer);
-      await shots(page, "cart");
+      await shots(page, "orders", "cart");
 
       await Promise.all([page.waitForURL((url) => url.pathname === "/checkout"), page.getByRole("button", { name: "Checkout" }).click()]);
       await expect(page.getByRole("heading", { level: 1, name: "Checkout" })).toBeVisible();
@@ -100,14 +88,14 @@ test.describe("orders", () => {
       await form.getByLabel("State").fill("ME");
       await form.getByLabel("ZIP code").fill("04101");
       await form.getByLabel("Card number").fill("4242 4242 4242 4242");
-      await shots(page, "checkout-guest");
+      await shots(page, "orders", "checkout-guest");
 
       await form.getByRole("button", { name: "Place order" }).click();
       const heading = page.getByRole("heading", { level: 1 });
       await expect(heading).toHaveText(/^Order M-\d+ placed$/);
       const number = (await heading.textContent())!.match(/M-\d+/)![0];
       for (const offer of offers) await expect(page.locator("main")).toContainText(offer.title);
-      await shots(page, "confirmation-guest");
+      await shots(page, "orders", "confirmation-guest");
 
       const { rows } = await pool.query(
         `SELECT o.user_id, o.placed_via, count(DISTINCT os.store_id)::int AS stores, count(ol.id)::int AS lines
@@ -140,7 +128,7 @@ test.describe("orders", () => {
       await expect(buyerPage.getByRole("status")).toHaveText("Address saved.");
       await buyerPage.getByRole("form", { name: "Save the test card" }).getByRole("button", { name: "Save the test card" }).click();
       await expect(buyerPage.getByRole("status")).toHaveText("The test card is saved.");
-      await shots(buyerPage, "account");
+      await shots(buyerPage, "orders", "account");
 
       // ... and buys with them.
       await addToCart(buyerPage, offer!);
@@ -149,12 +137,12 @@ test.describe("orders", () => {
       await expect(form.getByRole("radio", { name: /Bea Buyer, 1 Main Street/ })).toBeChecked();
       await expect(form.getByRole("radio", { name: "Test card ending in 4242" })).toBeChecked();
       await expect(form.getByLabel("Card number")).toHaveCount(0);
-      await shots(buyerPage, "checkout-saved-card");
+      await shots(buyerPage, "orders", "checkout-saved-card");
       await form.getByRole("button", { name: "Place order" }).click();
       const heading = buyerPage.getByRole("heading", { level: 1 });
       await expect(heading).toHaveText(/^Order M-\d+ placed$/);
       const number = (await heading.textContent())!.match(/M-\d+/)![0];
-      await shots(buyerPage, "confirmation");
+      await shots(buyerPage, "orders", "confirmation");
 
       // The owner of the offer's store ships and delivers it.
       const sellerEmail = await register(sellerPage, "Sol Seller");
@@ -163,33 +151,33 @@ test.describe("orders", () => {
       await sellerPage.goto("/seller");
       await sellerPage.getByRole("navigation", { name: "Dashboard" }).getByRole("link", { name: "Orders" }).click();
       await expect(sellerPage.getByRole("heading", { level: 1 })).toHaveText("Orders");
-      await shots(sellerPage, "desk");
+      await shots(sellerPage, "orders", "desk");
       await sellerPage.getByRole("link", { name: number }).click();
       await expect(sellerPage.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
-      await shots(sellerPage, "desk-order");
+      await shots(sellerPage, "orders", "desk-order");
       await sellerPage.getByLabel("Tracking number").fill("1Z999AA10123456784");
       await sellerPage.getByRole("button", { name: "Mark shipped" }).click();
       await expect(sellerPage.getByRole("status")).toContainText("Marked shipped");
-      await shots(sellerPage, "desk-order-shipped");
+      await shots(sellerPage, "orders", "desk-order-shipped");
       await sellerPage.getByRole("button", { name: "Mark delivered" }).click();
       await expect(sellerPage.getByRole("status")).toContainText("Marked delivered");
 
       // The buyer tracks it and asks for a return.
       await buyerPage.goto("/account");
       await buyerPage.getByRole("link", { name: "Your orders" }).click();
-      await shots(buyerPage, "account-orders");
+      await shots(buyerPage, "orders", "account-orders");
       await buyerPage.getByRole("link", { name: number }).click();
       await expect(buyerPage.getByRole("heading", { level: 1 })).toHaveText(`Order ${number}`);
       await expect(buyerPage.locator("dd[data-tracking-number]")).toHaveText("1Z999AA10123456784");
       await buyerPage.getByLabel(`Quantity to return: ${offer!.title}`).fill("1");
       await buyerPage.getByLabel(`Reason: ${offer!.title}`).selectOption("damaged");
-      await shots(buyerPage, "order-return-form");
+      await shots(buyerPage, "orders", "order-return-form");
       await buyerPage.getByRole("button", { name: "Request return" }).click();
       await expect(buyerPage.getByRole("status")).toContainText("Return requested");
 
       // The seller refunds it.
       await sellerPage.goto("/seller/returns");
-      await shots(sellerPage, "desk-returns");
+      await shots(sellerPage, "orders", "desk-returns");
       for (const [button, notice] of [
         ["Approve", "Return approved"],
         ["Mark received", "Return marked received"],
@@ -200,7 +188,7 @@ test.describe("orders", () => {
       }
       await buyerPage.reload();
       await expect(buyerPage.locator("[data-return-status]")).toHaveAttribute("data-return-status", "refunded");
-      await shots(buyerPage, "order-refunded");
+      await shots(buyerPage, "orders", "order-refunded");
     } finally {
       await pool.end();
     }

@@ -11,24 +11,13 @@
  */
 import { randomUUID } from "node:crypto";
 import path from "node:path";
-import { expect, test, type Page } from "./fixtures";
+import { expect, shots, test, type Page } from "./fixtures";
 import pg from "pg";
 
-const SCREENSHOTS = path.join("test-results", "screenshots");
+const SCREENSHOTS = path.join("test-results", "screenshots"); // the page without JavaScript, phone width only
 const DATABASE_URL = process.env.E2E_DATABASE_URL;
 // A generated store the other browser tests do not use.
 const STORE = "thread-and-needle";
-
-/** Screenshots at desktop and phone width; at phone width nothing may run off the screen. */
-async function shots(page: Page, name: string) {
-  await page.setViewportSize({ width: 1280, height: 900 });
-  await page.screenshot({ path: path.join(SCREENSHOTS, `seller-${name}-1280.png`), fullPage: true });
-  await page.setViewportSize({ width: 390, height: 844 });
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-  expect(overflow, `${name} is wider than a 390 px screen`).toBeLessThanOrEqual(0);
-  await page.screenshot({ path: path.join(SCREENSHOTS, `seller-${name}-390.png`), fullPage: true });
-  await page.setViewportSize({ width: 1280, height: 900 });
-}
 
 async function query<T = any>(sql: string, params: unknown[] = []): Promise<T[]> {
   const client = new pg.Client({ connectionString: DATABASE_URL });
@@ -76,12 +65,12 @@ test.describe("seller dashboard", () => {
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your stores");
     const storeCard = page.locator(`[data-store="${STORE}"]`);
     await expect(storeCard).toBeVisible();
-    await shots(page, "stores");
+    await shots(page, "seller", "stores");
 
     // A shipping template: two rows filled in, the rest left blank.
     await storeCard.getByRole("link", { name: "Shipping templates" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Shipping templates");
-    await shots(page, "shipping");
+    await shots(page, "seller", "shipping");
     await page.getByRole("link", { name: "New shipping template" }).click();
     await page.getByLabel("Name").fill("E2E standard");
     await page.getByLabel("Handling days (before it ships)").fill("1");
@@ -95,11 +84,11 @@ test.describe("seller dashboard", () => {
     await page.getByLabel("Rate 2 price (US dollars)").fill("15");
     await page.getByLabel("Rate 2 min days").fill("1");
     await page.getByLabel("Rate 2 max days").fill("3");
-    await shots(page, "shipping-new");
+    await shots(page, "seller", "shipping-new");
     await Promise.all([page.waitForURL(/\/shipping\/[0-9a-f-]{36}\?notice=created$/), page.getByRole("button", { name: "Create shipping template" }).click()]);
     await expect(main(page).getByRole("status")).toHaveText("Shipping template created.");
     await expect(page.getByLabel("Rate 1 price (US dollars)")).toHaveValue("4.99");
-    await shots(page, "shipping-edit");
+    await shots(page, "seller", "shipping-edit");
 
     // A listing of a new product: a refused form first (no price), then the real one.
     const title = `E2E Linen Apron ${randomUUID().slice(0, 6)}`;
@@ -108,11 +97,11 @@ test.describe("seller dashboard", () => {
     );
     await page.getByRole("navigation", { name: "Store sections" }).getByRole("link", { name: "Listings" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("Listings");
-    await shots(page, "listings");
+    await shots(page, "seller", "listings");
     await page.getByRole("link", { name: "New listing" }).click();
     await page.getByLabel("Find a product by title or GTIN").fill("apron");
     await page.getByRole("button", { name: "Search" }).click();
-    await shots(page, "listing-new");
+    await shots(page, "seller", "listing-new");
     await page.getByLabel("Product title").fill(title);
     await page.getByLabel("Category").selectOption(category!.slug);
     await page.getByLabel("Description (optional)").fill("Stonewashed linen, two pockets.");
@@ -123,14 +112,14 @@ test.describe("seller dashboard", () => {
     await page.getByRole("button", { name: "Create listing" }).click();
     await expect(main(page).getByRole("alert")).toContainText("Price (US dollars)");
     await expect(page.getByLabel("Product title")).toHaveValue(title);
-    await shots(page, "listing-new-refused");
+    await shots(page, "seller", "listing-new-refused");
     await page.getByLabel("Price (US dollars)", { exact: true }).fill("34.50");
     await page.getByLabel("Shipping template").selectOption({ label: "E2E standard" });
     await Promise.all([page.waitForURL(/\/listings\/[0-9a-f-]{36}\?notice=created$/), page.getByRole("button", { name: "Create listing" }).click()]);
     const listingId = /\/listings\/([0-9a-f-]{36})/.exec(page.url())![1]!;
     await expect(main(page).getByRole("status")).toContainText("created as a draft");
     await expect(page.locator("main [data-status]").first()).toHaveAttribute("data-status", "draft");
-    await shots(page, "listing-edit");
+    await shots(page, "seller", "listing-edit");
 
     // Publish, then the public product page shows the offer.
     await Promise.all([page.waitForURL(/notice=published/), page.getByRole("button", { name: "Publish" }).click()]);
@@ -147,12 +136,12 @@ test.describe("seller dashboard", () => {
     await row.getByRole("spinbutton").fill("8");
     await Promise.all([page.waitForURL(/notice=quantity/), row.getByRole("button", { name: /^Save quantity/ }).click()]);
     await expect(page.locator(`tr[data-listing="${listingId}"]`).getByRole("spinbutton")).toHaveValue("8");
-    await shots(page, "listings-search");
+    await shots(page, "seller", "listings-search");
 
     // An API key: shown once, copied, then only …last4.
     await page.getByRole("navigation", { name: "Store sections" }).getByRole("link", { name: "API keys" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("API keys");
-    await shots(page, "keys");
+    await shots(page, "seller", "keys");
     const create = page.getByRole("form", { name: "Create an API key" });
     await create.getByLabel("Name").fill("E2E sync");
     await create.getByRole("checkbox", { name: /listings:read/ }).check();
@@ -165,7 +154,7 @@ test.describe("seller dashboard", () => {
     await page.getByRole("button", { name: "Copy" }).click();
     await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
     expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(key);
-    await shots(page, "key-created");
+    await shots(page, "seller", "key-created");
     expect(page.url()).toMatch(/\/keys\/[a-z0-9]{16}\/created$/);
 
     // A reload shows the key no more and creates none.
@@ -175,7 +164,7 @@ test.describe("seller dashboard", () => {
     await expect(page.locator("[data-new-key]")).toHaveCount(0);
     expect(await page.content()).not.toContain(key.split(".")[1]!);
     expect(await query(`SELECT id FROM api_keys`)).toHaveLength(keysBefore);
-    await shots(page, "key-already-shown");
+    await shots(page, "seller", "key-already-shown");
 
     await page.getByRole("link", { name: "Done: back to API keys" }).click();
     await page.reload();
@@ -183,7 +172,7 @@ test.describe("seller dashboard", () => {
     const keyRow = page.locator(`tr[data-key-id="${keyId}"]`);
     await expect(keyRow.locator(".key-display")).toHaveText(`mk_live_${keyId}.…${secret!.slice(-4)}`);
     expect(await page.content()).not.toContain(secret);
-    await shots(page, "keys-after");
+    await shots(page, "seller", "keys-after");
 
     // The key works against the seller API...
     const list = await request.get("/api/v1/listings?limit=100", { headers: apiHeaders(key) });
@@ -199,7 +188,7 @@ test.describe("seller dashboard", () => {
     const revoked = await request.get("/api/v1/listings", { headers: apiHeaders(key) });
     expect(revoked.status()).toBe(401);
     expect((await revoked.json()).error.code).toBe("api_key_revoked");
-    await shots(page, "keys-revoked");
+    await shots(page, "seller", "keys-revoked");
   });
 
   test.describe("without JavaScript", () => {
@@ -226,6 +215,6 @@ test.describe("seller dashboard", () => {
     await register(page, "Just Shopping");
     await page.goto("/seller");
     await expect(page.getByRole("heading", { level: 1 })).toHaveText("You do not own a store");
-    await shots(page, "no-store");
+    await shots(page, "seller", "no-store");
   });
 });

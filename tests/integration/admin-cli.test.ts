@@ -1,5 +1,6 @@
 /**
- * decisions.md "Accounts and operator commands": `npm run --silent admin -- …`, run for real as a
+ * decisions.md "Accounts and operator commands": `npm run --silent admin -- …` (what that script runs,
+ * and once through npm itself), run for real as a
  * child process, on a PostgreSQL database of its own (when DATABASE_URL names a server) and on a
  * fresh embedded folder (always) that an app started on it migrated and seeded, then stopped.
  * Each command prints its result as the last line of stdout and exits 0; bad input exits non-zero
@@ -30,11 +31,18 @@ interface Ran {
 }
 
 /**
- * `npm run --silent admin -- ...args` with `env` over this process's environment. With the test's
- * `signal`, a test that timed out kills its command (npm, tsx and node: its process group) and
- * starts no more, so the next test does not find the embedded folder held.
+ * What `npm run admin` runs (package.json's `admin` script), started directly: npm itself adds
+ * about a second to each of the ~70 commands per target. One test runs the command through
+ * `npm run --silent admin --` as an operator types it (`viaNpm`).
  */
-function admin(args: string[], env: Record<string, string | undefined>, signal?: AbortSignal): Promise<Ran> {
+const ADMIN_COMMAND = ["node", "--import", "tsx", "scripts/admin.ts"];
+
+/**
+ * The operator command with `args`, with `env` over this process's environment. With the test's
+ * `signal`, a test that timed out kills its command (and anything it started: its process group)
+ * and starts no more, so the next test does not find the embedded folder held.
+ */
+function admin(args: string[], env: Record<string, string | undefined>, signal?: AbortSignal, { viaNpm = false } = {}): Promise<Ran> {
   const childEnv: NodeJS.ProcessEnv = { ...process.env };
   for (const [k, v] of Object.entries(env)) {
     if (v === undefined) delete childEnv[k];
@@ -42,7 +50,8 @@ function admin(args: string[], env: Record<string, string | undefined>, signal?:
   }
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(new Error(`admin ${args.join(" ")}: the test was aborted`));
-    const child = spawn("npm", ["run", "--silent", "admin", "--", ...args], {
+    const [command, ...commandArgs] = viaNpm ? ["npm", "run", "--silent", "admin", "--"] : ADMIN_COMMAND;
+    const child = spawn(command!, [...commandArgs, ...args], {
       cwd: process.cwd(),
       env: childEnv,
       detached: true, // its own process group, killed as one on abort
@@ -488,8 +497,8 @@ for (const { label, make: makeTarget, embedded, enabled } of TARGETS) {
       });
     }, HANG_GUARD_MS);
 
-    it("setting set agentic_checkout on|off prints the new value", async () => {
-      expectResult(await run("setting", "set", "agentic_checkout", "on"), "on");
+    it("setting set agentic_checkout on|off prints the new value (typed as an operator does: npm run --silent admin -- …)", async () => {
+      expectResult(await track(admin(["setting", "set", "agentic_checkout", "on"], target.env, signal, { viaNpm: true })), "on");
       const on = await inspect(async (db) => (await db.query(`SELECT value FROM settings WHERE key = 'agentic_checkout'`)).rows);
       expect(on).toEqual([{ value: true }]);
       expectResult(await run("setting", "set", "agentic_checkout", "off"), "off");

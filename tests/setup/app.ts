@@ -493,7 +493,8 @@ async function launchServer(options: StartServerOptions): Promise<StartedServer>
     const deadline = Date.now() + 10_000;
     while (groupAlive(pgid) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     clearTimeout(timer);
-    rmSync(serverLog, { force: true });
+    // KEEP_SERVER_LOG=1 keeps the app's log ($TMPDIR/mkt_server_<port>_*.log) to read after a failure.
+    if (!process.env.KEEP_SERVER_LOG) rmSync(serverLog, { force: true });
   };
   // If the runner exits without stopping it, do not leave the server running (a runner killed by
   // a signal runs no exit handler: the supervisor covers that).
