@@ -6,4 +6,5 @@
 export { getProfile } from "./profile";
 export { addCartLine, getBuyerCart, removeCartLine, updateCartLine } from "./cart";
 export { buyerCheckout, checkoutTokenFor, type AgentBuyer } from "./checkout";
+export { checkoutSummary } from "./summary";
 export { createReturn, getOrder, getReturn, listOrders, listReturns } from "./orders";

@@ -23,6 +23,7 @@ export const AGENT_SURFACE: McpSurface = {
   instructions: agentInstructions,
   tools: withDeprecatedAliases(AGENT_TOOLS),
   cacheScope: "private",
+  viewActions: "cart",
 };
 
 const TOOL_SCOPES = new Map(AGENT_SURFACE.tools.map((tool) => [tool.name, tool.scopes ?? []]));

@@ -1,4 +1,5 @@
-import { McpServer } from "@modelcontextprotocol/server";
+import { registerAppResource, registerAppTool, RESOURCE_MIME_TYPE } from "@modelcontextprotocol/ext-apps/server";
+import { McpServer, type ToolCallback } from "@modelcontextprotocol/server";
 import { absoluteUrl } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { errorOf } from "@/lib/http/errors";
@@ -8,6 +9,7 @@ import { askForApproval, elicitationModeOf, HolderApprovalRequired } from "./eli
 import { serverInstructions } from "./instructions";
 import { PUBLIC_TOOLS } from "./tools/public";
 import type { ToolCaller, ToolDefinition, ToolResult } from "./tools/types";
+import { viewHtml, viewMeta, VIEWS, viewUri, type ViewActions, type ViewName } from "./views";
 
 /** The servers' `serverInfo.version`, also their server cards' version. */
 export const MCP_SERVER_VERSION = "1.0.0";
@@ -44,6 +46,8 @@ export interface McpSurface {
   instructions: () => string;
   tools: readonly ToolDefinition[];
   cacheScope: "public" | "private";
+  /** What the products view's offers do on this server (lib/mcp/views). */
+  viewActions: ViewActions;
 }
 
 /** The public catalog server (/api/mcp/mcp). */
@@ -55,6 +59,7 @@ export const PUBLIC_SURFACE: McpSurface = {
   instructions: serverInstructions,
   tools: withDeprecatedAliases(PUBLIC_TOOLS),
   cacheScope: "public",
+  viewActions: "cart-link",
 };
 
 /** The API's success body for a tool's result: `{ data, meta }`, or `{ data, next_cursor, meta }` for a list. */
@@ -73,8 +78,8 @@ export function createMcpServer(context: McpRequestContext, surface: McpSurface 
   const server = new McpServer(
     { name: surface.name, title: surface.title, description: surface.description, version: MCP_SERVER_VERSION, websiteUrl: absoluteUrl("/") },
     {
-      // Tools never change while a server runs, so there is nothing to subscribe to.
-      capabilities: { tools: { listChanged: false } },
+      // Tools and views never change while a server runs, so there is nothing to subscribe to.
+      capabilities: { tools: { listChanged: false }, resources: { listChanged: false } },
       instructions: surface.instructions(),
       // 2026-07-28 clients may keep the tool list and server description, as long as the API's
       // category tree (they change only with a release).
@@ -83,34 +88,46 @@ export function createMcpServer(context: McpRequestContext, surface: McpSurface 
   );
   const caller = context.caller ?? {};
   for (const tool of surface.tools) {
-    server.registerTool(
-      tool.name,
-      {
-        title: tool.title,
-        description: tool.description,
-        inputSchema: tool.inputSchema,
-        outputSchema: tool.outputSchema,
-        annotations: tool.annotations,
-      },
-      async (args, ctx) => {
-        const called: ToolCaller = { ...caller, elicitation: elicitationModeOf(ctx, context.protocolVersion ?? null) };
-        try {
-          const result = await tool.run(args, called);
-          const body = resultBody(result, context.requestId);
-          const text = [...(result.notes ?? []), tool.text(body as unknown as ToolResult)].join("\n");
-          return { content: [{ type: "text", text }], structuredContent: body };
-        } catch (err) {
-          if (err instanceof HolderApprovalRequired && called.elicitation) {
-            context.noteError(err.code);
-            return askForApproval(err, called.elicitation);
-          }
-          if (err instanceof AppError && context.escalate?.(err)) throw err;
-          const { body } = errorOf(err, context.requestId);
-          context.noteError(body.error.code);
-          return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: { ...body }, isError: true };
+    const config = {
+      title: tool.title,
+      description: tool.description,
+      inputSchema: tool.inputSchema,
+      outputSchema: tool.outputSchema,
+      annotations: tool.annotations,
+    };
+    const ui = { ...(tool.view ? { resourceUri: viewUri(tool.view) } : {}), ...(tool.visibility ? { visibility: [...tool.visibility] } : {}) };
+    const handler: ToolCallback<ToolDefinition["inputSchema"]> = async (args, ctx) => {
+      const called: ToolCaller = { ...caller, elicitation: elicitationModeOf(ctx, context.protocolVersion ?? null) };
+      try {
+        const result = await tool.run(args, called);
+        const body = resultBody(result, context.requestId);
+        const text = [...(result.notes ?? []), tool.text(body as unknown as ToolResult)].join("\n");
+        return { content: [{ type: "text", text }], structuredContent: body };
+      } catch (err) {
+        if (err instanceof HolderApprovalRequired && called.elicitation) {
+          context.noteError(err.code);
+          return askForApproval(err, called.elicitation);
         }
-      },
-    );
+        if (err instanceof AppError && context.escalate?.(err)) throw err;
+        const { body } = errorOf(err, context.requestId);
+        context.noteError(body.error.code);
+        return { content: [{ type: "text", text: JSON.stringify(body) }], structuredContent: { ...body }, isError: true };
+      }
+    };
+    if (tool.view || tool.visibility) registerAppTool(server, tool.name, { ...config, _meta: { ui } }, handler);
+    else server.registerTool(tool.name, config, handler);
+  }
+  for (const view of viewsOf(surface)) {
+    const uri = viewUri(view);
+    const { title, description } = VIEWS[view];
+    registerAppResource(server, `${view}-view`, uri, { title, description, _meta: viewMeta() }, async () => ({
+      contents: [{ uri, mimeType: RESOURCE_MIME_TYPE, text: viewHtml(view, surface.viewActions), _meta: viewMeta() }],
+    }));
   }
   return server;
+}
+
+/** The views the surface's tools link, each once. */
+function viewsOf(surface: McpSurface): ViewName[] {
+  return [...new Set(surface.tools.flatMap((tool) => (tool.view ? [tool.view] : [])))];
 }

@@ -3,7 +3,7 @@ import type { QueryInterpretation, SearchResult } from "@/lib/catalog/search";
 import type { CartLinkResultData } from "@/lib/schemas/cart";
 import type { CategoryNodeData, ProductRecordData } from "@/lib/schemas/catalog";
 import type { HelpArticleData, HelpArticleSummaryData } from "@/lib/schemas/help";
-import type { BuyerUserData, CartData } from "@/lib/schemas/buyer";
+import type { BuyerUserData, CartData, CheckoutSummaryData } from "@/lib/schemas/buyer";
 import type { ConnectionGuideData } from "@/lib/schemas/mcp";
 import type { OrderData, ReturnData } from "@/lib/schemas/orders";
 
@@ -114,6 +114,18 @@ export function cartText(cart: CartData): string {
       (l) =>
         `- listing_id ${l.listing_id}: ${l.title ?? "(no longer listed)"} from ${l.store_slug}, ${l.quantity} × ${formatCents(l.unit_price_cents)} = ${formatCents(l.line_total_cents)}${l.purchasable ? (l.in_stock ? "" : " (backorder)") : " [cannot be bought now]"}`,
     ),
+  ].join("\n");
+}
+
+export function checkoutSummaryText(summary: CheckoutSummaryData): string {
+  const a = summary.agent_orders;
+  const limits = a.enabled
+    ? `Agent limits: ${formatCents(a.per_order_limit_cents ?? 0)} an order, ${formatCents(a.left_this_month_cents ?? 0)} of ${formatCents(a.monthly_limit_cents ?? 0)} left this month.`
+    : "The holder has not let agents place orders.";
+  return [
+    `Checking out the cart now: ${formatCents(summary.subtotal_cents)} + shipping to ${summary.country} ${formatCents(summary.shipping_cents)} = ${formatCents(summary.total_cents)}.`,
+    ...summary.stores.map((s) => `- ${s.store_name} (${s.store_slug}): ${s.line_count} line(s), ${formatCents(s.subtotal_cents)}, shipping ${formatCents(s.shipping_cents)}`),
+    limits,
   ].join("\n");
 }
 

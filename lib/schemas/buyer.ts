@@ -110,6 +110,41 @@ export const CheckoutRequest = z
   .openapi("CheckoutRequest");
 export type CheckoutRequestData = z.output<typeof CheckoutRequest>;
 
+const cents = () => z.number().int().min(0);
+
+export const CheckoutSummaryStore = z
+  .object({
+    store_slug: z.string(),
+    store_name: z.string(),
+    line_count: z.number().int().min(1).openapi({ description: "Purchasable cart lines of this store." }),
+    subtotal_cents: cents(),
+    shipping_cents: cents().openapi({ description: "This store's shipping to the holder's default address (as the order would charge it)." }),
+  })
+  .strict();
+
+export const CheckoutSummary = z
+  .object({
+    object: z.literal("checkout_summary"),
+    stores: z.array(CheckoutSummaryStore).openapi({ description: "Stores of the cart's purchasable lines, in the order of their first line." }),
+    subtotal_cents: cents(),
+    shipping_cents: cents(),
+    total_cents: cents().openapi({ description: "What checking out the cart would charge now." }),
+    currency: z.string().openapi({ example: "USD" }),
+    country: z.string().openapi({ description: "The country shipping was quoted for: the default address's, else US." }),
+    agent_orders: z
+      .object({
+        enabled: z.boolean().openapi({ description: "The holder lets agents place orders (with both limits set)." }),
+        per_order_limit_cents: cents().nullable(),
+        monthly_limit_cents: cents().nullable(),
+        spent_this_month_cents: cents().openapi({ description: "Agent orders this calendar month (UTC), cancelled ones aside." }),
+        left_this_month_cents: cents().nullable().openapi({ description: "monthly_limit_cents less what was spent, never below 0; null without a limit." }),
+      })
+      .strict(),
+  })
+  .strict()
+  .openapi("CheckoutSummary", { description: "The cart as checking it out would charge it now, per store, and what is left of the holder's limits for agents." });
+export type CheckoutSummaryData = z.output<typeof CheckoutSummary>;
+
 /** `limit` and `cursor` of the buyer's lists (the seller API's conventions). */
 export const BuyerListQuery = z.object({ limit: Limit, cursor: Cursor });
 export type BuyerListQueryData = z.output<typeof BuyerListQuery>;

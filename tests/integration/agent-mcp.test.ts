@@ -29,6 +29,18 @@ import { startIsolatedApp, type IsolatedApp } from "../helpers/seller";
 const AGENT_MCP = "/api/agent/mcp";
 const CATALOG_TOOLS = ["search_products", "get_product", "get_categories", "create_cart_link", "search_help", "get_help_article", "get_connection_guide"];
 const HOLDER_TOOLS = ["get_profile", "get_cart", "add_to_cart", "update_cart_line", "remove_cart_line", "checkout", "list_orders", "get_order", "request_return", "list_returns"];
+/** The MCP Apps views' app-only tools (`_meta.ui.visibility: ["app"]`). */
+const VIEW_TOOLS = ["view_add_to_cart", "view_set_quantity", "view_checkout_summary"];
+/** The view each tool links (`_meta.ui.resourceUri`). */
+const VIEW_LINKS: Record<string, string> = {
+  search_products: "ui://marketplace/products.html",
+  get_product: "ui://marketplace/products.html",
+  get_cart: "ui://marketplace/cart.html",
+  add_to_cart: "ui://marketplace/cart.html",
+  update_cart_line: "ui://marketplace/cart.html",
+  remove_cart_line: "ui://marketplace/cart.html",
+  checkout: "ui://marketplace/checkout.html",
+};
 
 let app: IsolatedApp;
 let holder: Holder;
@@ -116,10 +128,13 @@ describe("tools/list", () => {
     const session = await connect((await token(app, holder.id, ["profile:read"], { resource: "agent_mcp" })).token, era);
     try {
       const { tools } = await session.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual([...CATALOG_TOOLS, ...HOLDER_TOOLS].sort());
+      expect(tools.map((t) => t.name).sort()).toEqual([...CATALOG_TOOLS, ...HOLDER_TOOLS, ...VIEW_TOOLS].sort());
       for (const tool of tools) {
         expect(tool.inputSchema.type, tool.name).toBe("object");
         expect(tool.outputSchema?.type, tool.name).toBe("object");
+        const ui = (tool as { _meta?: { ui?: { resourceUri?: string; visibility?: string[] } } })._meta?.ui;
+        expect(ui?.resourceUri, `${tool.name} links its view`).toBe(VIEW_LINKS[tool.name]);
+        expect(ui?.visibility, `${tool.name} is app-only, or for the model and views`).toEqual(VIEW_TOOLS.includes(tool.name) ? ["app"] : undefined);
       }
     } finally {
       await session.close();

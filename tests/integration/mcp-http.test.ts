@@ -103,7 +103,7 @@ describe("stateless in both protocol eras: no session id, no cookie", () => {
     const init = await rpc(initialize());
     expect(init.status).toBe(200);
     expect(init.message.result.protocolVersion).toBe("2025-06-18");
-    expect(init.message.result.capabilities).toEqual({ tools: { listChanged: false } });
+    expect(init.message.result.capabilities).toEqual({ tools: { listChanged: false }, resources: { listChanged: false } });
     expect(init.message.result.serverInfo).toMatchObject({ name: "marketplace", version: "1.0.0" });
     expectEndpointHeaders(init);
 

@@ -40,7 +40,9 @@ const APPROVABLE = new Set(["agentic_purchasing_off", "per_order_limit_exceeded"
  * held by another call: add_to_cart's and request_return's idempotency_key_in_use are provoked
  * against PostgreSQL only (the PostgreSQL-mode run).
  */
-const POSTGRES_ONLY = EMBEDDED ? new Set(["agent add_to_cart idempotency_key_in_use", "agent request_return idempotency_key_in_use"]) : new Set<string>();
+const POSTGRES_ONLY = EMBEDDED
+  ? new Set(["agent add_to_cart idempotency_key_in_use", "agent view_add_to_cart idempotency_key_in_use", "agent request_return idempotency_key_in_use"])
+  : new Set<string>();
 
 type Server = "public" | "agent";
 /** Whose token an agent-server case uses. */
@@ -114,12 +116,21 @@ const HOLDER_CASES: Partial<Record<HolderKey, Case[]>> = {
       args: () => ({ order_id: fixtures.placedOrder, lines: [{ order_line_id: fixtures.placedLine, quantity: 1, reason: "damaged" }] }),
     },
     { tool: "list_returns", code: "parameter_invalid", args: () => ({ cursor: 5, limit: "many" }) },
+    // The views' app-only tools (MCP Apps).
+    { tool: "view_add_to_cart", code: "parameter_invalid", args: () => ({ listing_id: fixtures.listing, quantity: 0 }) },
+    { tool: "view_add_to_cart", code: "parameter_missing", args: () => ({ quantity: 1 }) },
+    { tool: "view_add_to_cart", code: "insufficient_stock", args: () => ({ listing_id: fixtures.lowStock, quantity: 5 }) },
+    { tool: "view_add_to_cart", code: "listing_unavailable", args: () => ({ listing_id: fixtures.inactive, quantity: 1 }) },
+    { tool: "view_set_quantity", code: "parameter_invalid", args: () => ({ listing_id: fixtures.listing, quantity: -1 }) },
+    { tool: "view_set_quantity", code: "parameter_missing", args: () => ({ listing_id: fixtures.listing }) },
+    { tool: "view_set_quantity", code: "cart_line_not_found", args: () => ({ listing_id: fixtures.listing, quantity: 0 }) },
+    { tool: "view_checkout_summary", code: "parameter_invalid", args: () => ({ store: "all" }) },
   ],
-  keys: (["add_to_cart", "checkout", "request_return"] as const).flatMap((tool): Case[] => [
+  keys: (["add_to_cart", "view_add_to_cart", "checkout", "request_return"] as const).flatMap((tool): Case[] => [
     { tool, code: "idempotency_key_reused", args: (owner) => keyedElsewhere(owner, tool) },
     ...(EMBEDDED && tool !== "checkout" ? [] : [{ tool, code: "idempotency_key_in_use", args: (owner: string) => keyRunning(owner, tool), after: releaseKey }]),
   ]),
-  fullCart: [{ tool: "add_to_cart", code: "cart_full", args: () => ({ listing_id: fixtures.listing, quantity: 1 }) }],
+  fullCart: ["add_to_cart", "view_add_to_cart"].map((tool) => ({ tool, code: "cart_full", args: () => ({ listing_id: fixtures.listing, quantity: 1 }) })),
   ordersOff: [{ tool: "checkout", code: "agentic_purchasing_off", args: checkoutLine }],
   perOrder: [{ tool: "checkout", code: "per_order_limit_exceeded", args: checkoutLine }],
   monthly: [{ tool: "checkout", code: "monthly_limit_exceeded", args: checkoutLine }],
@@ -131,16 +142,19 @@ const HOLDER_CASES: Partial<Record<HolderKey, Case[]>> = {
 
 /** Each keyed tool's arguments (but the key): valid, so that only the key can refuse them. */
 const keyedArgs = (tool: string): Record<string, unknown> =>
-  tool === "add_to_cart"
+  tool === "add_to_cart" || tool === "view_add_to_cart"
     ? { listing_id: fixtures.listing, quantity: 1 }
     : tool === "checkout"
       ? checkoutLine()
       : { order_id: fixtures.placedOrder, lines: [{ order_line_id: fixtures.placedLine, quantity: 1, reason: "damaged" }] };
 
+/** The operation a tool's keys are kept under: the view's add to cart is add_to_cart's (one key, one line added, whichever of the two sent it). */
+const keyedAs = (tool: string) => (tool === "view_add_to_cart" ? "add_to_cart" : tool);
+
 async function keptKey(owner: string, tool: string, key: string, requestHash: Buffer, status: number) {
   await query(
     `INSERT INTO idempotency_keys (owner, key, method, path, request_hash, status, response, expires_at) VALUES ($1, $2, 'tools/call', $3, $4, $5, '{}', now() + interval '1 day')`,
-    [owner, key, tool, requestHash, status],
+    [owner, key, keyedAs(tool), requestHash, status],
   );
 }
 
@@ -162,7 +176,7 @@ function requestHash(tool: string, body: unknown): Buffer {
             .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
             .join(",")}}`
         : JSON.stringify(value);
-  return createHash("sha256").update(`tools/call\n${tool}\n${canonical(body)}`).digest();
+  return createHash("sha256").update(`tools/call\n${keyedAs(tool)}\n${canonical(body)}`).digest();
 }
 
 let keyHolder: import("pg").PoolClient | undefined;

@@ -2,7 +2,7 @@
  * The MCP tools contract (issue 32, "a stable, discoverable contract"): both servers' `tools/list`,
  * as the SDK answers it, against the committed snapshot tests/unit/mcp-tools.snapshot.json (per
  * tool: name, title, input property names and required list, output schema presence,
- * annotations).
+ * annotations, and the MCP Apps view it links or its app-only visibility).
  *
  * - Renaming or removing a tool or an input field fails, update or not: clients send those names.
  *   Keep the old name as a deprecated alias instead (lib/mcp/deprecations.ts: `{ kind, tool, old,
@@ -31,6 +31,8 @@ interface ToolContract {
   input: { properties: string[]; required: string[] };
   output: boolean;
   annotations?: Record<string, unknown>;
+  /** MCP Apps: the view the tool links and who may call it (`_meta.ui`). */
+  ui?: Record<string, unknown>;
 }
 type Contract = Record<string, ToolContract[]>;
 
@@ -56,6 +58,7 @@ function contractOf(tool: any): ToolContract {
     input: { properties: Object.keys(tool.inputSchema.properties ?? {}).sort(), required: [...(tool.inputSchema.required ?? [])].sort() },
     output: tool.outputSchema !== undefined,
     annotations: tool.annotations,
+    ...(tool._meta?.ui ? { ui: tool._meta.ui } : {}),
   };
 }
 

@@ -4,6 +4,7 @@ import { oauthPrincipalOf, principalKey, type OAuthPrincipal } from "@/lib/auth/
 import {
   addCartLine,
   buyerCheckout,
+  checkoutSummary,
   checkoutTokenFor,
   createReturn,
   getBuyerCart,
@@ -23,7 +24,9 @@ import { getProfileEndpoint } from "@/lib/endpoints/buyer/profile";
 import type { Endpoint } from "@/lib/http/describe";
 import { keyedInTransaction, onceByKey } from "@/lib/http/policies/idempotency";
 import { type JsonSchema, jsonSchemaOf } from "@/lib/openapi/json-schema";
-import { AddCartLine, BuyerListQuery, CartLinePath, CheckoutRequest, UpdateCartLine, type BuyerUserData, type CartData, type CheckoutRequestData } from "@/lib/schemas/buyer";
+import { AddCartLine, BuyerListQuery, CartLinePath, CheckoutRequest, CheckoutSummary, UpdateCartLine, type BuyerUserData, type CartData, type CheckoutRequestData, type CheckoutSummaryData } from "@/lib/schemas/buyer";
+import { CART_LINK_LIMITS } from "@/lib/schemas/cart";
+import { RequestMeta } from "@/lib/schemas/catalog";
 import type { OrderData, ReturnData } from "@/lib/schemas/orders";
 import { CreateReturn } from "@/lib/schemas/orders";
 import { z as zod } from "@/lib/schemas/zod";
@@ -137,6 +140,7 @@ export const BUYER_TOOLS: ToolDefinition[] = [
   },
   {
     name: "get_cart",
+    view: "cart",
     ...fromEndpoint(getCartEndpoint, noInput, READ, "Get the cart"),
     description:
       "The holder's own cart (the one they see on the site), with current prices: each line's listing_id, title, store, quantity, unit and line totals, in_stock and purchasable (a line that is not purchasable is left out of subtotal_cents and refused at checkout). Stock counts are never shown. Needs cart:read. The result is exactly GET /api/v1/buyer/cart.",
@@ -148,6 +152,7 @@ export const BUYER_TOOLS: ToolDefinition[] = [
   },
   {
     name: "add_to_cart",
+    view: "cart",
     ...fromEndpoint(addCartLineEndpoint, once(() => jsonSchemaOf(AddToCartArguments)), WRITE, "Add to the cart"),
     description:
       "Adds quantity (1-99) units of an offer (listing_id from get_product) to the holder's cart: a new line, or more of the line already there (at most 99 a line). An offer that cannot supply the line's quantity now is refused and nothing changes (code listing_unavailable or insufficient_stock). Answers the cart. Send an idempotency_key and reuse it if you retry: the line is added once. Needs cart:write. The result is exactly POST /api/v1/buyer/cart/lines.",
@@ -159,6 +164,7 @@ export const BUYER_TOOLS: ToolDefinition[] = [
   },
   {
     name: "update_cart_line",
+    view: "cart",
     ...fromEndpoint(updateCartLineEndpoint, once(() => jsonSchemaOf(UpdateLineArguments)), WRITE, "Change a cart line's quantity"),
     description:
       "Sets the quantity (1-99) of the cart's line for listing_id. A listing not in the cart is an error (code cart_line_not_found). Answers the cart. Needs cart:write. The result is exactly PATCH /api/v1/buyer/cart/lines/{listing_id}.",
@@ -170,6 +176,7 @@ export const BUYER_TOOLS: ToolDefinition[] = [
   },
   {
     name: "remove_cart_line",
+    view: "cart",
     ...fromEndpoint(removeCartLineEndpoint, once(() => jsonSchemaOf(RemoveLineArguments)), { ...WRITE, destructiveHint: true, idempotentHint: false }, "Remove a cart line"),
     description:
       "Removes the cart's line for listing_id. A listing not in the cart is an error (code cart_line_not_found). Answers the cart. Needs cart:write. The result is exactly DELETE /api/v1/buyer/cart/lines/{listing_id}.",
@@ -181,6 +188,7 @@ export const BUYER_TOOLS: ToolDefinition[] = [
   },
   {
     name: "checkout",
+    view: "checkout",
     ...fromEndpoint(checkoutEndpoint, once(() => jsonSchemaOf(CheckoutArguments)), { ...WRITE, openWorldHint: true }, "Place an order"),
     description: `Places an order for the holder, paid with their default payment method and shipped to their default address: the whole cart (omit lines), or lines [{ listing_id, quantity }] (1-20) at once, leaving the cart alone. Show your human the cart and total first and pass expected_total_cents: if the total changed, nothing is placed (code total_changed, error.total_cents the new total). Send an idempotency_key and reuse it on a retry. Refusals: the marketplace or the holder does not allow agents to order (agentic_checkout_disabled, agentic_purchasing_off), the total is above the holder's per-order or what is left of their monthly limit (per_order_limit_exceeded, monthly_limit_exceeded); a token without the checkout scope is refused with HTTP 403. When your client can open a URL for your human (URL elicitation), those three holder refusals ask the holder instead: they open our approval page, approve this exact order, and your retry of the same call places it once. Needs checkout. The result is exactly POST /api/v1/buyer/checkout (201).`,
     run: async (args, caller) => {
@@ -241,5 +249,65 @@ export const BUYER_TOOLS: ToolDefinition[] = [
   },
 ];
 
-/** Every tool of the agent MCP server: the public catalog tools, then the holder's. */
-export const AGENT_TOOLS: ToolDefinition[] = [...PUBLIC_TOOLS, ...BUYER_TOOLS];
+const SetQuantityArguments = CartLinePath.extend({
+  quantity: zod
+    .number({ error: "must be an integer" })
+    .int({ error: "must be an integer" })
+    .min(0, { error: "must be at least 0" })
+    .max(CART_LINK_LIMITS.quantityMax, { error: `must be at most ${CART_LINK_LIMITS.quantityMax}` })
+    .openapi({ description: `The line's new quantity, 0 (removes the line) to ${CART_LINK_LIMITS.quantityMax}.` }),
+}).strict();
+const setQuantityInput = once(() => jsonSchemaOf(SetQuantityArguments));
+const tool = (name: string) => BUYER_TOOLS.find((t) => t.name === name)!;
+
+/**
+ * The agent server's app-only tools (MCP Apps, `_meta.ui.visibility: ["app"]`): what the views'
+ * buttons do. Hosts hide them from the model, which has the tools they stand for.
+ */
+export const VIEW_TOOLS: ToolDefinition[] = [
+  {
+    ...tool("add_to_cart"),
+    name: "view_add_to_cart",
+    title: "Add to the cart from the product view",
+    annotations: { ...tool("add_to_cart").annotations, title: "Add to the cart from the product view" },
+    description: "For the products view only (MCP Apps; hidden from the model): add_to_cart, called by an offer's Add to cart button.",
+    view: undefined,
+    visibility: ["app"],
+  },
+  {
+    name: "view_set_quantity",
+    title: "Set a quantity from the cart view",
+    description:
+      "For the cart view only (MCP Apps; hidden from the model): sets the quantity of the cart's line for listing_id, 0 removing it, as update_cart_line and remove_cart_line do. Answers the cart. Needs cart:write.",
+    scopes: updateCartLineEndpoint.access.scopes as ToolDefinition["scopes"],
+    inputSchema: advertisedInput(setQuantityInput),
+    outputSchema: responseBody(getCartEndpoint.success.schema, [...new Set([...updateCartLineEndpoint.errors, ...removeCartLineEndpoint.errors])], setQuantityInput),
+    annotations: { title: "Set a quantity from the cart view", ...WRITE, idempotentHint: true },
+    visibility: ["app"],
+    run: async (args, caller) => {
+      const { listing_id, quantity } = bodyArguments(SetQuantityArguments, args);
+      const userId = holder(caller).userId;
+      return { data: await inTransaction((tx) => (quantity === 0 ? removeCartLine(tx, userId, listing_id) : updateCartLine(tx, userId, listing_id, { quantity }))) };
+    },
+    text: cartText,
+  },
+  {
+    name: "view_checkout_summary",
+    title: "Checkout summary for the cart and checkout views",
+    description:
+      "For the cart and checkout views only (MCP Apps; hidden from the model): what checking out the cart would charge now, per store with its shipping to the default address, and the holder's limits for agents with what is left this month. Writes nothing. Needs cart:read.",
+    scopes: getCartEndpoint.access.scopes as ToolDefinition["scopes"],
+    inputSchema: advertisedInput(noInput),
+    outputSchema: responseBody(zod.object({ data: CheckoutSummary, meta: RequestMeta }).strict(), [], noInput),
+    annotations: { title: "Checkout summary for the views", ...READ },
+    visibility: ["app"],
+    run: async (args, caller) => {
+      bodyArguments(NoArguments, args);
+      return { data: await checkoutSummary(holder(caller).userId) };
+    },
+    text: (result) => text.checkoutSummaryText(result.data as CheckoutSummaryData),
+  },
+];
+
+/** Every tool of the agent MCP server: the public catalog tools, then the holder's, then the views' app-only ones. */
+export const AGENT_TOOLS: ToolDefinition[] = [...PUBLIC_TOOLS, ...BUYER_TOOLS, ...VIEW_TOOLS];

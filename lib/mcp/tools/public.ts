@@ -30,6 +30,7 @@ const helpArticleInput = once(() => jsonSchemaOf(HelpArticlePath));
 export const PUBLIC_TOOLS: ToolDefinition[] = [
   {
     name: "search_products",
+    view: "products",
     title: "Search products",
     description: `Search the marketplace catalog: products that can be bought now, ranked by relevance, with filters and facet counts. Use it to find products, then call get_product with a result's slug for its offers.
 - q: words as a person would type them. Products with every word rank first; if none has them all, products with most of them come back (the text says so). Typos in longer words are corrected (the text says to what), the last word may be half typed, and -word excludes a word. Omit q to browse (for example one category).
@@ -49,6 +50,7 @@ Prices are integer cents (USD). The result is exactly GET /api/public/v1/search 
   },
   {
     name: "get_product",
+    view: "products",
     title: "Get a product with its offers",
     description: `One product by slug (from search results, or the last part of a /p/{slug} page URL): description, images, attributes, and every offer that can be bought now, cheapest first. Each offer has its listing_id, price_cents, list_price_cents, condition, seller (store_name) and in_stock (true or false; quantities are never shown). buy_box_listing_id names the recommended offer: the lowest price including shipping among in-stock offers, new preferred over used; null when nothing is in stock. Use listing_ids with create_cart_link. A slug that is not publicly listed gives a not_found_error (code product_not_found). The result is exactly GET /api/public/v1/products/{slug}.`,
     inputSchema: advertisedInput(productInput),
@@ -121,3 +123,4 @@ The link is for a human: give them the URL. Opening it puts the lines into that 
     text: (result) => text.connectionGuideText(result.data as z.output<typeof ConnectionGuide>),
   },
 ];
+

@@ -2,6 +2,7 @@ import type { StandardSchemaWithJSON, ToolAnnotations } from "@modelcontextproto
 import type { OAuthPrincipal } from "@/lib/auth/principal";
 import type { BuyerScope } from "@/lib/auth/scopes";
 import type { ElicitationMode } from "../elicitation";
+import type { ViewName } from "../views";
 
 /**
  * A success body without its request id: the wrapper adds `meta.request_id`, as the API does. A
@@ -41,4 +42,11 @@ export interface ToolDefinition {
   run: (args: Record<string, unknown>, caller: ToolCaller) => Promise<ToolResult>;
   /** Short text rendering of the result (the full JSON is the structured content). */
   text: (result: ToolResult) => string;
+  /** The MCP Apps view a host may render the result in (`_meta.ui.resourceUri`, lib/mcp/views). */
+  view?: ViewName;
+  /**
+   * `["app"]`: an app-only tool, called by a view (a button in it) and hidden from the model by
+   * MCP Apps hosts (`_meta.ui.visibility`). Omitted: the model's and the views' (the default).
+   */
+  visibility?: readonly ["app"];
 }
