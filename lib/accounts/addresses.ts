@@ -9,7 +9,8 @@ import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { ADDRESS_LIMITS, parseShippingAddress, type AddressInput } from "@/lib/orders/address";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
-import { type Db, inTx, isUuid, lockUser } from "./tx";
+import { isUuid } from "@/lib/ids";
+import { type Db, inTx, lockUser } from "./tx";
 
 /** Saved addresses one account may hold. */
 export const ADDRESS_LIMIT = 10;

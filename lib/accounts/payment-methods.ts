@@ -8,7 +8,8 @@
 import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { TEST_CARD } from "@/lib/payments";
-import { type Db, inTx, isUuid, lockUser } from "./tx";
+import { isUuid } from "@/lib/ids";
+import { type Db, inTx, lockUser } from "./tx";
 
 /** A saved payment method as pages show it and checkout charges it. */
 export interface SavedPaymentMethod {

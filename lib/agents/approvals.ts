@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { db, Prisma, type PrismaClient } from "@/lib/db";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import type { ConditionValue } from "@/lib/schemas/catalog";
+import { UUID } from "@/lib/ids";
 
 /**
  * The holder's approval of one agent order that their agent settings would refuse (agent orders
@@ -182,8 +183,6 @@ export interface ApprovalView {
   decided_at: Date | null;
   used_at: Date | null;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function notFound(): AppError {
   return new AppError("agent_approval_not_found", "No such approval request on your account.");

@@ -2,7 +2,8 @@ import { isPurchasable } from "@/lib/cart/availability";
 import { addToCart, CartFullError, CART_MAX_LINES, getCart, setLineQuantity } from "@/lib/cart/cart";
 import type { Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { isUuid, type Db } from "@/lib/orders/common";
+import { isUuid } from "@/lib/ids";
+import { type Db } from "@/lib/orders/common";
 import type { AddCartLineData, CartData, CartLineData, UpdateCartLineData } from "@/lib/schemas/buyer";
 
 /**

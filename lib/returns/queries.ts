@@ -1,5 +1,6 @@
 import type { Prisma } from "@/lib/db";
-import { afterCursor, isUuid, NEWEST_FIRST, pageOf, type Db, type ListQuery, type Page } from "@/lib/orders/common";
+import { isUuid } from "@/lib/ids";
+import { afterCursor, NEWEST_FIRST, pageOf, type Db, type ListQuery, type Page } from "@/lib/orders/common";
 import { RETURN_INCLUDE, toReturn } from "@/lib/orders/shape";
 import type { ReturnData, ReturnReasonValue } from "@/lib/schemas/orders";
 import { returnNotFound } from "./moves";

@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import { type InventoryBatchInput, LISTING_LIMITS, type StockAdjustmentData } from "@/lib/schemas/seller/listings";
-import { type Db, isUuid, listingNotFound } from "./listings/listing-row";
+import { isUuid } from "@/lib/ids";
+import { type Db, listingNotFound } from "./listings/listing-row";
 
 type Adjustment = InventoryBatchInput["adjustments"][number];
 

@@ -12,7 +12,8 @@ import { LINE_QUANTITY_MAX } from "@/lib/cart/cart";
 import { absoluteUrl } from "@/lib/config";
 import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { isUuid } from "@/lib/orders/common";
+import { isUuid } from "@/lib/ids";
+
 import { orderPageUrl } from "@/lib/orders/confirmation";
 import { ACP_VERSION } from "./version";
 import type { AddressData, BuyerData, CheckoutCompleteData, CheckoutCreateData, CheckoutUpdateData, FulfillmentDetailsData } from "./shapes";

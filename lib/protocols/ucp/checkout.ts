@@ -14,7 +14,8 @@ import { LINE_QUANTITY_MAX } from "@/lib/cart/cart";
 import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { parseShippingAddress } from "@/lib/orders/address";
-import { isUuid } from "@/lib/orders/common";
+import { isUuid } from "@/lib/ids";
+
 import { renderCheckout, type UcpCheckout, type UcpState } from "./checkout-shape";
 import { refusal } from "./errors";
 import { addressOf, destinationPath, EMPTY_FULFILLMENT, mergeFulfillment, quoteCountry, savedDestinations, selectedDestination, type Destination } from "./fulfillment";

@@ -1,6 +1,7 @@
 import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { isUuid, type Db } from "@/lib/orders/common";
+import { isUuid } from "@/lib/ids";
+import { type Db } from "@/lib/orders/common";
 import { orderPageUrl } from "@/lib/orders/confirmation";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
 import { CANCEL_REASON_TEXT, type CancelReason } from "@/lib/schemas/seller/orders";

@@ -1,4 +1,5 @@
 import { db, type Prisma } from "@/lib/db";
+import { isUuid } from "@/lib/ids";
 import { cleanSearchTerm, containsPattern } from "./text";
 
 type Db = Prisma.TransactionClient | ReturnType<typeof db>;
@@ -46,7 +47,7 @@ async function titleMatches(client: Db, q: string): Promise<string[]> {
 
 /** The product a listing form is about, when it may be attached to (publicly listed). */
 export async function productToAttach(client: Db, id: unknown): Promise<ProductMatch | null> {
-  if (typeof id !== "string" || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+  if (!isUuid(id)) return null;
   const r = await client.product.findFirst({
     where: { id, publiclyListed: true },
     select: { id: true, slug: true, title: true, gtin: true, brand: { select: { name: true } }, category: { select: { name: true } } },

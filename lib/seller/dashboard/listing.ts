@@ -1,8 +1,7 @@
 import { db, type Prisma } from "@/lib/db";
+import { UUID } from "@/lib/ids";
 
 type Db = Prisma.TransactionClient | ReturnType<typeof db>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * A listing of the store with its product, for the dashboard's edit page; null for anything that

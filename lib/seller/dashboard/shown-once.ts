@@ -1,5 +1,6 @@
 import { db, type Prisma } from "@/lib/db";
 import { seal, unseal } from "@/lib/keys";
+import { UUID } from "@/lib/ids";
 
 type Db = Prisma.TransactionClient | ReturnType<typeof db>;
 
@@ -37,8 +38,6 @@ export async function holdSecret(client: Db, owner: RevealOwner, kind: RevealKin
  * expired unseen); null: no such reveal for this person, store and subject (the page is a 404).
  */
 export type Reveal = { state: "revealed"; secret: string } | { state: "already_shown" } | null;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Reveals the secret held for `subjectId` (the newest, or the one `revealId` names) once. */
 export async function revealSecret(client: Db, owner: RevealOwner, kind: RevealKind, subjectId: string, revealId?: string): Promise<Reveal> {

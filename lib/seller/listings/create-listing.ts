@@ -2,7 +2,8 @@ import { slugify } from "@/lib/catalog/slug";
 import { randomBytes } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import type { CreateListingInput, ListingData } from "@/lib/schemas/seller/listings";
-import { type Db, isStoreTemplate, isUuid, readListing, skuTaken, templateNotFound } from "./listing-row";
+import { isUuid } from "@/lib/ids";
+import { type Db, isStoreTemplate, readListing, skuTaken, templateNotFound } from "./listing-row";
 
 type NewProductInput = NonNullable<CreateListingInput["product"]>;
 

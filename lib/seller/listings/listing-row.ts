@@ -1,12 +1,10 @@
 import { Prisma, type PrismaClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 import type { ListingData, ListingStatusValue } from "@/lib/schemas/seller/listings";
 
 /** Where a use case reads and writes: the caller's transaction, or the client itself. */
 export type Db = Prisma.TransactionClient | PrismaClient;
-
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-export const isUuid = (value: string) => UUID.test(value);
 
 /** RFC 3339 UTC with milliseconds, made by the database so both modes answer alike. */
 const iso = (column: string) => Prisma.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);

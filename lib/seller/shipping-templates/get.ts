@@ -1,5 +1,6 @@
 import type { ShippingTemplateData } from "@/lib/schemas/seller/shipping";
-import { type Db, isUuid, shippingTemplateNotFound, toShippingTemplate, WITH_RATES } from "./shape";
+import { isUuid } from "@/lib/ids";
+import { type Db, shippingTemplateNotFound, toShippingTemplate, WITH_RATES } from "./shape";
 
 /** One template of `storeId`; any other id (malformed, unknown, another store's) is 404 `shipping_template_not_found`. */
 export async function getShippingTemplate(db: Db, storeId: string, id: string): Promise<ShippingTemplateData> {

@@ -1,6 +1,7 @@
 import type { ShippingTemplateData, ShippingTemplateListOptions } from "@/lib/schemas/seller/shipping";
 import { badCursor, decodeCursor, encodeCursor } from "../cursor";
-import { type Db, isUuid, toShippingTemplate, WITH_RATES } from "./shape";
+import { isUuid } from "@/lib/ids";
+import { type Db, toShippingTemplate, WITH_RATES } from "./shape";
 
 const CURSOR_KIND = "shipping_templates";
 

@@ -1,5 +1,6 @@
 import type { Prisma, PrismaClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 import type { ShippingTemplateData } from "@/lib/schemas/seller/shipping";
 
 /** Where a use case reads and writes: the caller's transaction, or the client itself. */
@@ -47,12 +48,6 @@ export function rateRows(
     maxDays: rate.max_days,
     position,
   }));
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
 }
 
 /** Unknown, malformed and other stores' ids alike: a key sees only its own store. */

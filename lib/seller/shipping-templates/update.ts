@@ -1,7 +1,8 @@
 import { Prisma } from "@/lib/db";
 import type { ShippingTemplateData, UpdateShippingTemplateInput } from "@/lib/schemas/seller/shipping";
 import { getShippingTemplate } from "./get";
-import { type Db, isUuid, rateRows, shippingTemplateNotFound } from "./shape";
+import { isUuid } from "@/lib/ids";
+import { type Db, rateRows, shippingTemplateNotFound } from "./shape";
 
 /**
  * Changes the given fields of one template of `storeId`; `rates` replaces every rate. The row is

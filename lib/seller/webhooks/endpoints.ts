@@ -2,7 +2,8 @@ import { config } from "@/lib/config";
 import type { Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { checkOutboundUrl, OutboundError } from "@/lib/net/outbound";
-import { afterCursor, isUuid, NEWEST_FIRST, pageOf, type Db, type Page } from "@/lib/orders/common";
+import { isUuid } from "@/lib/ids";
+import { afterCursor, NEWEST_FIRST, pageOf, type Db, type Page } from "@/lib/orders/common";
 import {
   WEBHOOK_LIMITS,
   type CreateWebhookEndpointData,
