@@ -2,9 +2,6 @@ import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 
-/** A client or an open transaction: what the account functions take. */
-export type Db = Prisma.TransactionClient | ReturnType<typeof db>;
-
 /**
  * Runs `fn` in `tx` when the caller has a transaction open, else in a new one. (Explicit: nested
  * transactions are savepoints, which the embedded database's adapter does not support.)

@@ -1,10 +1,6 @@
-import type { db, Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { badCursor, decodeCursor, encodeCursor } from "@/lib/seller/cursor";
-
-/** A client or the caller's transaction: every domain function takes one. */
-export type Db = Prisma.TransactionClient | ReturnType<typeof db>;
 
 const ORDER_NUMBER = /^M-[0-9]{1,12}$/i;
 

@@ -10,7 +10,7 @@ import {
 } from "@/lib/checkout";
 import { LINE_QUANTITY_MAX } from "@/lib/cart/cart";
 import { absoluteUrl } from "@/lib/config";
-import { db, type Prisma } from "@/lib/db";
+import { db, type DbClient, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 
@@ -99,7 +99,7 @@ function addressInput(address: AddressData) {
   return { full_name: address.name, line1: address.line_one, line2: address.line_two ?? null, city: address.city, state: address.state, postal_code: address.postal_code, country: address.country.toUpperCase() };
 }
 
-async function readState(sessionId: string, caller: AcpCaller, client: Prisma.TransactionClient | ReturnType<typeof db> = db()): Promise<AcpState> {
+async function readState(sessionId: string, caller: AcpCaller, client: DbClient = db()): Promise<AcpState> {
   const row = await client.protocolCheckout.findUnique({ where: { sessionId } });
   if (!row || row.protocol !== "acp" || row.platform !== caller.platform) throw new AppError("checkout_session_not_found", `No checkout session '${sessionId}' of yours.`);
   return row.state as unknown as AcpState;

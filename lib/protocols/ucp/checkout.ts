@@ -11,7 +11,7 @@ import {
 } from "@/lib/checkout";
 import { listAddresses } from "@/lib/accounts/addresses";
 import { LINE_QUANTITY_MAX } from "@/lib/cart/cart";
-import { db, type Prisma } from "@/lib/db";
+import { db, type DbClient, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { parseShippingAddress } from "@/lib/orders/address";
 import { isUuid } from "@/lib/ids";
@@ -129,7 +129,7 @@ const FIELD_WORDS: Record<(typeof REQUIRED_ADDRESS_FIELDS)[number], string> = {
 };
 
 /** The UCP state of a session; a session another door made is not a UCP checkout (404). */
-async function readState(sessionId: string, client: Prisma.TransactionClient | ReturnType<typeof db> = db()): Promise<UcpState> {
+async function readState(sessionId: string, client: DbClient = db()): Promise<UcpState> {
   const row = await client.protocolCheckout.findUnique({ where: { sessionId } });
   if (!row || row.protocol !== "ucp") throw new AppError("checkout_session_not_found", "No such checkout session.");
   const state = row.state as unknown as Partial<UcpState>;

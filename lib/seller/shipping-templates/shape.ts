@@ -1,10 +1,7 @@
-import type { Prisma, PrismaClient } from "@/lib/db";
+import type { Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import type { ShippingTemplateData } from "@/lib/schemas/seller/shipping";
-
-/** Where a use case reads and writes: the caller's transaction, or the client itself. */
-export type Db = Prisma.TransactionClient | PrismaClient;
 
 /** Rates in the order the seller sent them (the seed's, which carry no order, by region and service). */
 export const WITH_RATES = {
