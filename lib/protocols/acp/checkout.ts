@@ -15,7 +15,7 @@ import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 
 import { orderPageUrl } from "@/lib/orders/confirmation";
-import { ACP_VERSION } from "./version";
+import { ACP_CURRENCY, ACP_VERSION } from "./version";
 import type { AddressData, BuyerData, CheckoutCompleteData, CheckoutCreateData, CheckoutUpdateData, FulfillmentDetailsData } from "./shapes";
 
 /**
@@ -41,7 +41,6 @@ interface AcpState {
 }
 
 const GUEST = { userId: null };
-const CURRENCY = "usd";
 const STANDARD = "standard";
 
 export const TEST_HANDLER_ID = "test_card";
@@ -91,7 +90,7 @@ async function forSale(lines: ExplicitLine[]): Promise<ExplicitLine[]> {
 }
 
 function checkCurrency(currency: string): void {
-  if (currency.toLowerCase() !== CURRENCY) throw new AppError("parameter_invalid", "Only usd is offered.", "$.currency");
+  if (currency.toLowerCase() !== ACP_CURRENCY) throw new AppError("parameter_invalid", `Only ${ACP_CURRENCY} is offered.`, "$.currency");
 }
 
 /** An ACP address as checkout's. */
@@ -301,7 +300,7 @@ function renderView(view: CheckoutSessionView, state: AcpState, said: Message[] 
     capabilities: { payment: { handlers: [paymentHandler()] } },
     ...(state.buyer ? { buyer: state.buyer } : {}),
     status,
-    currency: CURRENCY,
+    currency: ACP_CURRENCY,
     ...(state.locale ? { locale: state.locale } : {}),
     line_items: lineItems,
     ...(details ? { fulfillment_details: details } : {}),

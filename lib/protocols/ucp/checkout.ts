@@ -21,6 +21,7 @@ import { refusal } from "./errors";
 import { addressOf, destinationPath, EMPTY_FULFILLMENT, mergeFulfillment, quoteCountry, savedDestinations, selectedDestination, type Destination } from "./fulfillment";
 import { TEST_CARD_HANDLER_ID } from "./profile";
 import type { CheckoutCompleteData, CheckoutCreateData, CheckoutUpdateData, UcpMessage } from "./shapes";
+import { CURRENCY } from "@/lib/currency";
 
 /**
  * UCP checkout operations over the marketplace's checkout sessions (lib/checkout/): create, get,
@@ -36,8 +37,6 @@ export interface UcpCaller {
   /** A linked holder (their OAuth token): their checkouts obey their agent settings and limits. */
   holder?: { userId: string; agent: AgentCaller };
 }
-
-const CURRENCY = "USD";
 
 const AGENT_RULES = new Set(["agentic_checkout_disabled", "agentic_purchasing_off", "per_order_limit_exceeded", "monthly_limit_exceeded"]);
 

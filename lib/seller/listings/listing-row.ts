@@ -2,6 +2,7 @@ import { Prisma, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import type { ListingData, ListingStatusValue } from "@/lib/schemas/seller/listings";
+import { CURRENCY } from "@/lib/currency";
 
 /** RFC 3339 UTC with milliseconds, made by the database so both modes answer alike. */
 const iso = (column: string) => Prisma.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
@@ -26,7 +27,7 @@ export function toListing(row: ListingRow): ListingData {
     condition: row.condition,
     price_cents: Number(row.price_cents),
     list_price_cents: Number(row.list_price_cents),
-    currency: "USD",
+    currency: CURRENCY,
     quantity: Number(row.quantity),
     allow_backorder: row.allow_backorder,
     shipping_template_id: row.shipping_template_id,

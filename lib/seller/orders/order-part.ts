@@ -3,6 +3,7 @@ import { orderNotFound, orderRefWhere } from "@/lib/orders/common";
 import { toOrderLine } from "@/lib/orders/shape";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
 import type { OrderPartData } from "@/lib/schemas/seller/orders";
+import { CURRENCY } from "@/lib/currency";
 
 /**
  * A store's part of an order as the seller API shows it (`order_part`): the store's lines,
@@ -30,7 +31,7 @@ function toOrderPart(row: PartRow): OrderPartData {
     subtotal_cents: subtotal,
     shipping_cents: row.shippingCents,
     total_cents: subtotal + row.shippingCents,
-    currency: row.order.currency as "USD",
+    currency: row.order.currency as typeof CURRENCY,
     carrier: row.carrier,
     tracking_number: row.trackingNumber,
     shipped_at: row.shippedAt?.toISOString() ?? null,
