@@ -1,8 +1,7 @@
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { badCursor, decodeCursor, encodeCursor } from "@/lib/seller/cursor";
-
-const ORDER_NUMBER = /^M-[0-9]{1,12}$/i;
+import { parseOrderNumber } from "./number";
 
 /**
  * An order as a caller names it: its id or its number (`M-10042`, any case). Anything else (a
@@ -11,8 +10,8 @@ const ORDER_NUMBER = /^M-[0-9]{1,12}$/i;
  */
 export function orderRefWhere(ref: unknown): { id: string } | { number: string } | null {
   if (isUuid(ref)) return { id: ref.toLowerCase() };
-  if (typeof ref === "string" && ORDER_NUMBER.test(ref)) return { number: ref.toUpperCase() };
-  return null;
+  const number = parseOrderNumber(ref);
+  return number === null ? null : { number };
 }
 
 export function orderNotFound(ref: unknown): AppError {
