@@ -5,11 +5,12 @@
  * `users` row, so two changes of one account at once take turns: the limit of 10 holds, and the
  * "one default per account" rule (a partial unique index) never trips.
  */
-import { db, type Prisma } from "@/lib/db";
+import { db, type Prisma, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { ADDRESS_LIMITS, parseShippingAddress, type AddressInput } from "@/lib/orders/address";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
-import { type Db, inTx, isUuid, lockUser } from "./tx";
+import { isUuid } from "@/lib/ids";
+import { inTx, lockUser } from "./tx";
 
 /** Saved addresses one account may hold. */
 export const ADDRESS_LIMIT = 10;
@@ -103,7 +104,7 @@ function notFound(): AppError {
 }
 
 /** The account's addresses: the default first, then the oldest first. */
-export async function listAddresses(userId: string, client: Db = db()): Promise<SavedAddress[]> {
+export async function listAddresses(userId: string, client: DbClient = db()): Promise<SavedAddress[]> {
   const rows = await client.address.findMany({
     where: { userId },
     select: SELECT,
@@ -113,7 +114,7 @@ export async function listAddresses(userId: string, client: Db = db()): Promise<
 }
 
 /** One of the account's addresses; `address_not_found` for any other id (another account's too). */
-export async function getAddress(userId: string, id: string, client: Db = db()): Promise<SavedAddress> {
+export async function getAddress(userId: string, id: string, client: DbClient = db()): Promise<SavedAddress> {
   const row = isUuid(id) ? await client.address.findFirst({ where: { id, userId }, select: SELECT }) : null;
   if (!row) throw notFound();
   return toSaved(row);
@@ -123,7 +124,7 @@ export async function getAddress(userId: string, id: string, client: Db = db()):
  * The account's default shipping address in the shape of an order's `shipping_address`, or null
  * when it has none: what checkout ships to.
  */
-export async function defaultAddress(userId: string, client: Db = db()): Promise<ShippingAddressData | null> {
+export async function defaultAddress(userId: string, client: DbClient = db()): Promise<ShippingAddressData | null> {
   if (!isUuid(userId)) return null;
   const row = await client.address.findFirst({ where: { userId, isDefault: true }, select: SELECT });
   return row ? shippingAddressOf(row) : null;

@@ -1,10 +1,8 @@
-import type { db, Prisma } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { findStoreBySlug } from "@/lib/stores/status";
 import { endAllSessions } from "./sessions";
 import { addStoreOwner, type Role, upsertUserWithPassword } from "./users";
-
-type Db = Prisma.TransactionClient | ReturnType<typeof db>;
 
 export interface CreateUserInput {
   email: string;
@@ -21,7 +19,7 @@ export interface CreateUserInput {
  * is signed out), and makes it an owner of `store`. Run it in a transaction: an unknown store
  * throws before anything is written.
  */
-export async function createOrResetUser(client: Db, input: CreateUserInput): Promise<{ id: string; created: boolean }> {
+export async function createOrResetUser(client: DbClient, input: CreateUserInput): Promise<{ id: string; created: boolean }> {
   if (input.store !== undefined && input.role === "shopper") {
     throw new AppError("parameter_invalid", "An owner of a store cannot have the role shopper.", "role");
   }

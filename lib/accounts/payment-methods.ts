@@ -5,10 +5,11 @@
  * provider would add its own way to save one. Changes lock the holder's `users` row first, as
  * addresses do, so the "one default per account" rule holds under concurrent posts.
  */
-import { db, type Prisma } from "@/lib/db";
+import { db, type Prisma, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { TEST_CARD } from "@/lib/payments";
-import { type Db, inTx, isUuid, lockUser } from "./tx";
+import { isUuid } from "@/lib/ids";
+import { inTx, lockUser } from "./tx";
 
 /** A saved payment method as pages show it and checkout charges it. */
 export interface SavedPaymentMethod {
@@ -33,7 +34,7 @@ function notFound(): AppError {
 }
 
 /** The account's payment methods: the default first, then the oldest first. */
-export async function listPaymentMethods(userId: string, client: Db = db()): Promise<SavedPaymentMethod[]> {
+export async function listPaymentMethods(userId: string, client: DbClient = db()): Promise<SavedPaymentMethod[]> {
   const rows = await client.paymentMethod.findMany({
     where: { userId },
     select: SELECT,
@@ -43,7 +44,7 @@ export async function listPaymentMethods(userId: string, client: Db = db()): Pro
 }
 
 /** The account's default payment method, or null when it has none: what checkout charges. */
-export async function defaultPaymentMethod(userId: string, client: Db = db()): Promise<SavedPaymentMethod | null> {
+export async function defaultPaymentMethod(userId: string, client: DbClient = db()): Promise<SavedPaymentMethod | null> {
   if (!isUuid(userId)) return null;
   const row = await client.paymentMethod.findFirst({ where: { userId, isDefault: true }, select: SELECT });
   return row ? toSaved(row) : null;

@@ -1,15 +1,6 @@
 import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-
-/** A client or an open transaction: what the account functions take. */
-export type Db = Prisma.TransactionClient | ReturnType<typeof db>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** Whether a value can be an id at all (anything else is simply not found, never a database error). */
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID.test(value);
-}
+import { isUuid } from "@/lib/ids";
 
 /**
  * Runs `fn` in `tx` when the caller has a transaction open, else in a new one. (Explicit: nested

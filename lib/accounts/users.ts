@@ -1,11 +1,9 @@
-import { db, type Prisma } from "@/lib/db";
+import { db, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password";
 
 export type Role = "shopper" | "store_owner" | "admin";
 export const ROLES: readonly Role[] = ["shopper", "store_owner", "admin"];
-
-type Db = Prisma.TransactionClient | ReturnType<typeof db>;
 
 const EMAIL = /^[^\s@\u0000-\u001f\u007f]{1,64}@[^\s@\u0000-\u001f\u007f]{1,255}\.[^\s@\u0000-\u001f\u007f]{2,63}$/;
 
@@ -38,7 +36,7 @@ export function checkName(name: string | undefined): string | null {
  */
 export async function upsertUserWithPassword(
   input: { email: string; password: string; name?: string; role?: Role },
-  client: Db = db(),
+  client: DbClient = db(),
 ): Promise<{ id: string; created: boolean }> {
   const email = normaliseEmail(input.email);
   const passwordHash = await hashPassword(checkPassword(input.password));
@@ -58,7 +56,7 @@ export async function upsertUserWithPassword(
 }
 
 /** Makes a user an owner of a store (idempotent); a shopper becomes a store owner. */
-export async function addStoreOwner(userId: string, storeId: string, client: Db = db()): Promise<void> {
+export async function addStoreOwner(userId: string, storeId: string, client: DbClient = db()): Promise<void> {
   await client.storeOwner.upsert({
     where: { storeId_userId: { storeId, userId } },
     create: { storeId, userId },
@@ -68,7 +66,7 @@ export async function addStoreOwner(userId: string, storeId: string, client: Db 
 }
 
 /** The stores a user owns, by name. */
-export async function storesOwnedBy(userId: string, client: Db = db()) {
+export async function storesOwnedBy(userId: string, client: DbClient = db()) {
   const rows = await client.storeOwner.findMany({
     where: { userId },
     select: { store: { select: { id: true, slug: true, name: true, status: true } } },

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
-import { db, Prisma, type PrismaClient } from "@/lib/db";
+import { db, Prisma, type DbClient } from "@/lib/db";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import type { ConditionValue } from "@/lib/schemas/catalog";
+import { UUID } from "@/lib/ids";
 
 /**
  * The holder's approval of one agent order that their agent settings would refuse (agent orders
@@ -18,8 +19,6 @@ import type { ConditionValue } from "@/lib/schemas/catalog";
  * approval and needs a new one. A declined approval refuses that order for its 15 minutes; the
  * agent is not sent to ask again.
  */
-
-type Db = Prisma.TransactionClient | PrismaClient;
 
 /** The refusals an approval lifts, in decisions.md's order. The marketplace switch and the token's scopes are not the holder's to lift here. */
 export const APPROVABLE_REFUSALS = ["agentic_purchasing_off", "per_order_limit_exceeded", "monthly_limit_exceeded"] as const;
@@ -132,7 +131,7 @@ export async function spendApproval(tx: Prisma.TransactionClient, userId: string
 }
 
 /** Whether the holder declined this priced order for this grant within the last 15 minutes. */
-export async function wasDeclined(client: Db, grantId: string, hash: string): Promise<boolean> {
+export async function wasDeclined(client: DbClient, grantId: string, hash: string): Promise<boolean> {
   const rows = await client.$queryRaw<unknown[]>`
     SELECT 1 FROM agent_approvals WHERE grant_id = ${grantId} AND quote_hash = ${hash} AND status = 'declined' AND expires_at > now() LIMIT 1`;
   return rows.length > 0;
@@ -183,14 +182,12 @@ export interface ApprovalView {
   used_at: Date | null;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 function notFound(): AppError {
   return new AppError("agent_approval_not_found", "No such approval request on your account.");
 }
 
 /** The holder's own approval; another account's, or none, is `agent_approval_not_found`. */
-export async function getApproval(userId: string, id: string, client: Db = db()): Promise<ApprovalView> {
+export async function getApproval(userId: string, id: string, client: DbClient = db()): Promise<ApprovalView> {
   if (!UUID.test(id)) throw notFound();
   const [row] = await client.$queryRaw<Array<Omit<ApprovalView, "expired"> & { now: Date }>>`
     SELECT a.id::text AS id, a.status, a.reason, a.total_cents, a.currency, a.summary, a.created_at, a.expires_at, a.decided_at, a.used_at,
@@ -203,7 +200,7 @@ export async function getApproval(userId: string, id: string, client: Db = db())
 }
 
 /** The holder's requests still waiting for an answer, newest first (the "Waiting for you" list on /account/agents). */
-export async function pendingApprovals(userId: string, client: Db = db()): Promise<Array<{ id: string; client_name: string; total_cents: number; expires_at: Date }>> {
+export async function pendingApprovals(userId: string, client: DbClient = db()): Promise<Array<{ id: string; client_name: string; total_cents: number; expires_at: Date }>> {
   return client.$queryRaw`
     SELECT a.id::text AS id, coalesce(c.client_name, 'An agent') AS client_name, a.total_cents, a.expires_at
     FROM agent_approvals a LEFT JOIN agent_connections c ON c.grant_id = a.grant_id

@@ -1,4 +1,4 @@
-import { db, Prisma, type PrismaClient } from "@/lib/db";
+import { db, Prisma, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 
 /**
@@ -18,8 +18,6 @@ import { AppError } from "@/lib/errors";
  * - "This month" is the calendar month in UTC, and counts the holder's agent-placed orders that
  *   are not cancelled (returned and refunded ones included: the money was spent).
  */
-
-type Db = Prisma.TransactionClient | PrismaClient;
 
 export interface AgentSettingsData {
   orders_enabled: boolean;
@@ -51,7 +49,7 @@ const DOLLARS = /^\$?([0-9]{1,7})(?:\.([0-9]{1,2}))?$/;
 /** Longer than any valid amount: refused before the pattern looks at it. */
 const TYPED_MAX = 20;
 
-export async function getAgentSettings(userId: string, client: Db = db()): Promise<AgentSettingsData> {
+export async function getAgentSettings(userId: string, client: DbClient = db()): Promise<AgentSettingsData> {
   const row = await client.agentSettings.findUnique({ where: { userId } });
   if (!row) return { ...DEFAULTS };
   return { orders_enabled: row.ordersEnabled, per_order_limit_cents: row.perOrderLimitCents, monthly_limit_cents: row.monthlyLimitCents };
@@ -129,7 +127,7 @@ const MONTH_START = Prisma.sql`date_trunc('month', now() AT TIME ZONE 'UTC') AT 
  * What agents spent for the holder this calendar month (UTC): the totals of their agent-placed
  * orders that are not cancelled. Inside a transaction, `now()` is the transaction's start.
  */
-export async function agentSpendThisMonth(userId: string, client: Db = db()): Promise<number> {
+export async function agentSpendThisMonth(userId: string, client: DbClient = db()): Promise<number> {
   const [row] = await client.$queryRaw<Array<{ cents: bigint | number }>>`
     SELECT coalesce(sum(total_cents), 0)::bigint AS cents FROM orders
     WHERE user_id = ${userId}::uuid AND placed_via = 'agent' AND status <> 'cancelled' AND created_at >= ${MONTH_START}`;
@@ -140,7 +138,7 @@ export async function agentSpendThisMonth(userId: string, client: Db = db()): Pr
  * The same spend per OAuth grant (each connected agent): grant id to cents this month. Grants
  * that bought nothing this month are absent.
  */
-export async function agentSpendByGrant(userId: string, client: Db = db()): Promise<Map<string, number>> {
+export async function agentSpendByGrant(userId: string, client: DbClient = db()): Promise<Map<string, number>> {
   const rows = await client.$queryRaw<Array<{ grant_id: string; cents: bigint | number }>>`
     SELECT agent_grant_id AS grant_id, sum(total_cents)::bigint AS cents FROM orders
     WHERE user_id = ${userId}::uuid AND placed_via = 'agent' AND agent_grant_id IS NOT NULL

@@ -1,6 +1,6 @@
-import type { Prisma, PrismaClient } from "@/lib/db";
+import type { Prisma, PrismaClient, DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { afterCursor, NEWEST_FIRST, pageOf, type Db, type Page } from "@/lib/orders/common";
+import { afterCursor, NEWEST_FIRST, pageOf, type Page } from "@/lib/orders/common";
 import type { AuditEventData, ListAuditEventsQueryData } from "@/lib/schemas/seller/audit";
 
 /**
@@ -44,12 +44,12 @@ function row(entry: AuditEntry, outcome: "succeeded" | "refused", errorCode: str
 }
 
 /** A change that succeeded, in its transaction. */
-export async function auditSucceeded(tx: Db, entry: AuditEntry): Promise<void> {
+export async function auditSucceeded(tx: DbClient, entry: AuditEntry): Promise<void> {
   await tx.auditEvent.create({ data: row(entry, "succeeded", null) });
 }
 
 /** A refused attempt (`err` an AppError), written on its own: the attempt's transaction rolled back. */
-export async function auditRefused(client: Db, entry: AuditEntry, err: AppError): Promise<void> {
+export async function auditRefused(client: DbClient, entry: AuditEntry, err: AppError): Promise<void> {
   await client.auditEvent.create({ data: row(entry, "refused", err.code) });
 }
 
@@ -86,7 +86,7 @@ function toAuditEvent(r: Prisma.AuditEventGetPayload<object>): AuditEventData {
 }
 
 /** The store's audit log, newest first. */
-export async function listAuditEvents(db: Db, storeId: string, query: ListAuditEventsQueryData): Promise<Page<AuditEventData>> {
+export async function listAuditEvents(db: DbClient, storeId: string, query: ListAuditEventsQueryData): Promise<Page<AuditEventData>> {
   const rows = await db.auditEvent.findMany({ where: { storeId, ...afterCursor("audit_events", query) }, orderBy: NEWEST_FIRST, take: query.limit + 1 });
   return pageOf("audit_events", rows, query.limit, toAuditEvent);
 }

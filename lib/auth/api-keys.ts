@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { db, type Prisma } from "@/lib/db";
+import { db, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { ApiKeyPrincipal } from "./principal";
 import { isSellerScope, SELLER_SCOPES, type SellerScope } from "./scopes";
@@ -15,8 +15,6 @@ const KEY_PATTERN = /^mk_live_([a-z0-9]{16})\.([A-Za-z0-9_-]{43})$/;
 export const API_KEY_NAME_MAX = 100;
 /** A key may be made to expire 1 to 3,650 days after it is created (or never). */
 export const API_KEY_EXPIRY_DAYS_MAX = 3650;
-
-type Db = Prisma.TransactionClient | ReturnType<typeof db>;
 
 export interface ApiKeySummary {
   id: string;
@@ -89,7 +87,7 @@ export function normaliseScopes(scopes: readonly string[]): SellerScope[] {
 
 /** Creates a key; the full key is in the result and nowhere else, ever. */
 export async function createApiKey(
-  client: Db,
+  client: DbClient,
   input: { storeId: string; name: string; scopes: readonly string[]; createdBy?: string | null; expiresInDays?: unknown },
 ): Promise<{ key: string; summary: ApiKeySummary }> {
   const name = input.name.trim();
@@ -116,13 +114,13 @@ export async function createApiKey(
 }
 
 /** The store's keys, newest first, revoked ones included (marked). */
-export async function listApiKeys(client: Db, storeId: string): Promise<ApiKeySummary[]> {
+export async function listApiKeys(client: DbClient, storeId: string): Promise<ApiKeySummary[]> {
   const rows = await client.apiKey.findMany({ where: { storeId }, orderBy: [{ createdAt: "desc" }, { id: "desc" }] });
   return rows.map(summaryOf);
 }
 
 /** One of the store's keys by its `<key_id>`, or null. */
-export async function getApiKey(client: Db, storeId: string, keyId: string): Promise<ApiKeySummary | null> {
+export async function getApiKey(client: DbClient, storeId: string, keyId: string): Promise<ApiKeySummary | null> {
   if (!/^[a-z0-9]{16}$/.test(keyId)) return null;
   const row = await client.apiKey.findFirst({ where: { keyId, storeId } });
   return row ? summaryOf(row) : null;
@@ -132,7 +130,7 @@ export async function getApiKey(client: Db, storeId: string, keyId: string): Pro
  * Revokes a key by its `<key_id>` (optionally only within one store). Revoking twice is fine;
  * an unknown key id (or another store's) returns null.
  */
-export async function revokeApiKey(client: Db, keyId: string, storeId?: string): Promise<ApiKeySummary | null> {
+export async function revokeApiKey(client: DbClient, keyId: string, storeId?: string): Promise<ApiKeySummary | null> {
   const row = await client.apiKey.findFirst({ where: { keyId, ...(storeId ? { storeId } : {}) } });
   if (!row) return null;
   const updated = row.revokedAt
@@ -146,7 +144,7 @@ export async function revokeApiKey(client: Db, keyId: string, storeId?: string):
  * `api_key_invalid` (malformed, unknown, wrong secret), `api_key_revoked`, `api_key_expired`,
  * `store_inactive`.
  */
-export async function authenticateApiKey(value: string, client: Db = db()): Promise<ApiKeyPrincipal> {
+export async function authenticateApiKey(value: string, client: DbClient = db()): Promise<ApiKeyPrincipal> {
   const match = KEY_PATTERN.exec(value);
   if (!match) throw invalid();
   const [, keyId, secret] = match as unknown as [string, string, string];
@@ -188,7 +186,7 @@ function invalid() {
 
 // At most one write a minute per key (the dashboard shows the time to the minute), off the
 // request's path: the lookup says when one is due, and the condition keeps concurrent touches to one.
-function touchLastUsed(client: Db, id: string) {
+function touchLastUsed(client: DbClient, id: string) {
   client.$executeRaw`UPDATE api_keys SET last_used_at = now()
     WHERE id = ${id}::uuid AND (last_used_at IS NULL OR last_used_at < now() - interval '1 minute')`.catch(() => {});
 }

@@ -7,6 +7,7 @@ import type { Role } from "@/lib/accounts/users";
 import { config, publicBaseUrl } from "@/lib/config";
 import { endAllSessions } from "@/lib/accounts/sessions";
 import { db } from "@/lib/db";
+import { isUuid } from "@/lib/ids";
 
 /**
  * Sessions: next-auth v4 with the JWT strategy. The cookie holds a signed and encrypted JWT
@@ -37,8 +38,6 @@ export interface SessionUser {
 /** next-auth's default session lifetime: 30 days. */
 const MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Secure cookies exactly when the public address is https (next-auth's own rule, from our config). */
 function secureCookies(): boolean {
   return publicBaseUrl().startsWith("https:");
@@ -52,7 +51,6 @@ function sessionCookieName(): string {
 function sessionCookieOptions() {
   return { httpOnly: true, sameSite: "lax" as const, path: "/", secure: secureCookies() };
 }
-
 
 /**
  * The options every next-auth call shares. Getters: configuration is read when a request needs
@@ -88,10 +86,6 @@ export const authOptions: NextAuthOptions = {
     },
   },
 };
-
-function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID.test(value);
-}
 
 /** The user of a decoded session token, through its live session row; null for anything else. */
 async function userOfToken(token: { sub?: unknown; sid?: unknown } | null): Promise<SessionUser | null> {

@@ -1,8 +1,8 @@
 import { isPurchasable } from "@/lib/cart/availability";
 import { addToCart, CartFullError, CART_MAX_LINES, getCart, setLineQuantity } from "@/lib/cart/cart";
-import type { Prisma } from "@/lib/db";
+import type { Prisma, DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { isUuid, type Db } from "@/lib/orders/common";
+import { isUuid } from "@/lib/ids";
 import type { AddCartLineData, CartData, CartLineData, UpdateCartLineData } from "@/lib/schemas/buyer";
 
 /**
@@ -18,7 +18,7 @@ type Tx = Prisma.TransactionClient;
  * one): the storefront's cart (lib/cart) in the buyer API's shape. `client`: the caller's
  * transaction after a write, so the answer shows the write.
  */
-export async function getBuyerCart(client: Db, userId: string): Promise<CartData> {
+export async function getBuyerCart(client: DbClient, userId: string): Promise<CartData> {
   const cart = await getCart({ userId }, client);
   return {
     object: "cart",

@@ -5,6 +5,7 @@ import { CART_LINK_LIMITS } from "@/lib/schemas/cart";
 import { checkLines, isPurchasable, type LineStatus } from "./availability";
 import { isExpired, findCartLink } from "./links";
 import { isToken, tokenHash } from "./token";
+import { CURRENCY } from "@/lib/currency";
 
 /** Distinct offers one cart may hold. */
 export const CART_MAX_LINES = 100;
@@ -39,7 +40,7 @@ export interface CartView {
   currency: string;
 }
 
-const EMPTY: CartView = { lines: [], subtotal_cents: 0, item_count: 0, currency: "USD" };
+const EMPTY: CartView = { lines: [], subtotal_cents: 0, item_count: 0, currency: CURRENCY };
 
 export class CartFullError extends Error {
   constructor() {
@@ -123,7 +124,7 @@ async function viewOf(cartId: string, executor: Pick<Tx, "$queryRaw">): Promise<
     lines,
     subtotal_cents: buyable.reduce((sum, l) => sum + l.line_total_cents, 0),
     item_count: buyable.reduce((sum, l) => sum + l.quantity, 0),
-    currency: lines[0]?.currency ?? "USD",
+    currency: lines[0]?.currency ?? CURRENCY,
   };
 }
 

@@ -5,6 +5,7 @@ import { onCatalogChange } from "@/lib/db/changes";
 import { AppError } from "@/lib/errors";
 import { CONDITION_LABELS, type ConditionValue, type ProductRecordData } from "@/lib/schemas/catalog";
 import { buyBoxWinner } from "./buy-box";
+import { CURRENCY } from "@/lib/currency";
 
 interface OfferRow {
   listing_id: string;
@@ -114,7 +115,7 @@ async function readProduct(slug: string): Promise<ProductRecordData> {
     images: product.images.map((image) => ({ ...image, url: absoluteUrl(image.url) })),
     rating_avg: product.rating_avg,
     rating_count: product.rating_count,
-    currency: "USD",
+    currency: CURRENCY,
     min_price_cents: offers[0]?.price_cents ?? null,
     offers: offers.map((o) => ({
       listing_id: o.listing_id,

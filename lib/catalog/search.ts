@@ -14,6 +14,7 @@ import { interpretQuery, type TextQuery } from "./interpret";
 import { loadPriceBuckets, type PriceBucket } from "./price-buckets";
 import { searchCache } from "./search-cache";
 import { textSource } from "./text-match";
+import { CURRENCY } from "@/lib/currency";
 
 const sql = Prisma.sql;
 
@@ -151,7 +152,7 @@ export async function searchProducts(params: SearchParams, restriction: SearchRe
       brand: card.brand,
       category_breadcrumb: card.category_breadcrumb ?? [],
       min_price_cents: card.min_price_cents,
-      currency: "USD",
+      currency: CURRENCY,
       offer_count: card.offer_count,
       rating_avg: card.rating_avg,
       rating_count: card.rating_count,

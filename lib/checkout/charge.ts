@@ -1,8 +1,7 @@
 import { defaultPaymentMethod } from "@/lib/accounts/payment-methods";
-import { db } from "@/lib/db";
+import { db, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { logEvent } from "@/lib/log";
-import type { Db } from "@/lib/orders/common";
 import type { Tx } from "./types";
 import { cardDigits, defaultProvider, findProvider, passesLuhn, type PaymentProvider, type PaymentSource } from "@/lib/payments";
 
@@ -33,7 +32,7 @@ export function cardPayer(cardNumber: unknown): Payer {
 }
 
 /** The account's default payment method; 400 `payment_method_missing` when there is none (or no account). */
-export async function savedPayer(userId: string | null, client: Db = db()): Promise<Payer> {
+export async function savedPayer(userId: string | null, client: DbClient = db()): Promise<Payer> {
   const method = userId ? await defaultPaymentMethod(userId, client) : null;
   if (!method) {
     throw new AppError(

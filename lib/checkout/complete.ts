@@ -1,9 +1,8 @@
 import { defaultAddress } from "@/lib/accounts/addresses";
 import { formatCents } from "@/lib/catalog/money";
-import { db, Prisma } from "@/lib/db";
+import { db, Prisma, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { parseShippingAddress, type AddressInput } from "@/lib/orders/address";
-import type { Db } from "@/lib/orders/common";
 import { ORDER_INCLUDE, type OrderRow } from "@/lib/orders/shape";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
 import { emitStoreEvents } from "@/lib/seller/webhooks/events";
@@ -213,7 +212,7 @@ async function addressFor(
   given: AddressInput | ShippingAddressData | null | undefined,
   userId: string | null,
   parse: boolean,
-  client: Db = db(),
+  client: DbClient = db(),
 ): Promise<ShippingAddressData> {
   if (given) return parse ? parseShippingAddress(given) : (given as ShippingAddressData);
   const address = userId ? await defaultAddress(userId, client) : null;

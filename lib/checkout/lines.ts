@@ -3,6 +3,7 @@ import { isToken, tokenHash } from "@/lib/cart/token";
 import { Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { CheckoutSource, Executor, ExplicitLine } from "./types";
+import { UUID } from "@/lib/ids";
 
 /** Lines an explicit ("buy now") checkout may hold. */
 export const EXPLICIT_LINES_MAX = 20;
@@ -13,8 +14,6 @@ export interface SourceLine {
   quantity: number;
   seen_price_cents: number | null;
 }
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Explicit lines, checked: 1-20, each a listing id and a quantity 1-99, no listing twice. */
 export function checkExplicitLines(lines: ReadonlyArray<ExplicitLine>): SourceLine[] {

@@ -3,6 +3,7 @@ import { storeShippingCents, type LineRate } from "@/lib/orders/shipping";
 import type { ConditionValue } from "@/lib/schemas/catalog";
 import type { SourceLine } from "./lines";
 import type { Executor } from "./types";
+import { CURRENCY } from "@/lib/currency";
 
 /**
  * Step "price the lines": each line re-read as it stands now, with its store and its standard
@@ -189,7 +190,7 @@ export function priceQuote(rows: ReadonlyArray<OfferRow>, country: string): Quot
     subtotal_cents: subtotal,
     shipping_cents: shipping,
     total_cents: subtotal + shipping,
-    currency: rows.find((r) => r.currency)?.currency ?? "USD",
+    currency: rows.find((r) => r.currency)?.currency ?? CURRENCY,
     changes,
     ready: lines.length > 0 && lines.every((l) => l.purchasable),
     country,
@@ -276,7 +277,7 @@ export function quoteOfOrders(orders: ReadonlyArray<PlacedOrderRow>, storeNames:
     subtotal_cents: subtotal,
     shipping_cents: shipping,
     total_cents: subtotal + shipping,
-    currency: orders[0]?.currency ?? "USD",
+    currency: orders[0]?.currency ?? CURRENCY,
     changes: [],
     ready: false,
     country,

@@ -3,9 +3,9 @@ import { defaultAddress } from "@/lib/accounts/addresses";
 import { defaultPaymentMethod } from "@/lib/accounts/payment-methods";
 import { normaliseEmail } from "@/lib/accounts/users";
 import { agentSpendThisMonth, getAgentSettings } from "@/lib/agents/settings";
-import { db, Prisma } from "@/lib/db";
+import { db, Prisma, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { isUuid, type Db } from "@/lib/orders/common";
+import { isUuid } from "@/lib/ids";
 import { parseShippingAddress, type AddressInput } from "@/lib/orders/address";
 import { ORDER_INCLUDE, toOrder } from "@/lib/orders/shape";
 import type { OrderData, ShippingAddressData } from "@/lib/schemas/orders";
@@ -172,7 +172,7 @@ export function newSessionValues(input: NewSession, buyer: { userId: string | nu
 }
 
 /** Creates an open session (6 hours to complete it) and answers it as its doors read it. */
-export async function createCheckoutSession(input: NewSession, client: Db = db()): Promise<CheckoutSessionView> {
+export async function createCheckoutSession(input: NewSession, client: DbClient = db()): Promise<CheckoutSessionView> {
   const buyer = "email" in input.buyer && input.buyer.email === null ? { userId: null, email: null } : await resolveBuyer(input.buyer as Buyer, client);
   const { cartOwner, ...values } = newSessionValues(input, buyer);
   const cartId = cartOwner ? await cartIdOf(client, cartOwner) : null;
@@ -193,7 +193,7 @@ export async function createCheckoutSession(input: NewSession, client: Db = db()
   return getCheckoutSession(created.id, { userId: buyer.userId }, client);
 }
 
-export async function getCheckoutSession(id: unknown, viewer: SessionViewer, client: Db = db(), options: ViewOptions = {}): Promise<CheckoutSessionView> {
+export async function getCheckoutSession(id: unknown, viewer: SessionViewer, client: DbClient = db(), options: ViewOptions = {}): Promise<CheckoutSessionView> {
   return viewSession(await sessionOf(client, id, viewer, false), client, options);
 }
 
@@ -255,12 +255,12 @@ export async function sessionLines(executor: Executor, row: SessionRow, lock: bo
   return cartLines(executor, row.cart_id, lock);
 }
 
-async function storeNamesOf(client: Db, ids: string[]): Promise<Map<string, string>> {
+async function storeNamesOf(client: DbClient, ids: string[]): Promise<Map<string, string>> {
   const stores = await client.store.findMany({ where: { id: { in: ids } }, select: { id: true, name: true } });
   return new Map(stores.map((s) => [s.id, s.name]));
 }
 
-async function agentStanding(client: Db, userId: string): Promise<AgentStanding> {
+async function agentStanding(client: DbClient, userId: string): Promise<AgentStanding> {
   if (!(await getSetting("agentic_checkout", client))) return { marketplace: "off" };
   const settings = await getAgentSettings(userId, client);
   if (!settings.orders_enabled || settings.per_order_limit_cents === null || settings.monthly_limit_cents === null) return { marketplace: "on", holder: "off" };
@@ -282,7 +282,7 @@ export interface ViewOptions {
 }
 
 /** The session as its doors read it: priced now while open, with every requirement left. */
-export async function viewSession(row: SessionRow, client: Db = db(), options: ViewOptions = {}): Promise<CheckoutSessionView> {
+export async function viewSession(row: SessionRow, client: DbClient = db(), options: ViewOptions = {}): Promise<CheckoutSessionView> {
   const orderRows = row.status === "completed" ? byFirstLine(await client.order.findMany({ where: { checkoutSessionId: row.id }, include: ORDER_INCLUDE })) : [];
   const address = row.shipping_address ?? (row.user_id ? await defaultAddress(row.user_id, client) : null);
   const open = row.status === "open" && !isExpired(row);

@@ -17,6 +17,7 @@ import pg from "pg";
 import { logEvent, type LogLevel } from "@/lib/log";
 import { embeddedDatabase } from "./embedded";
 import { db } from "./index";
+import { UUID } from "@/lib/ids";
 
 export type CatalogChange = { kind: "search" } | { kind: "products"; ids: string[] | "all" };
 
@@ -28,8 +29,6 @@ const RECONNECT_MIN_MS = 250;
 const RECONNECT_MAX_MS = 5_000;
 // Beats the OS default of two hours at noticing a silently dropped connection.
 const KEEPALIVE_DELAY_MS = 10_000;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The change a payload names, or null for one this version does not know. */
 export function parseCatalogChange(payload: string): CatalogChange | null {

@@ -1,9 +1,12 @@
 import { PrismaPg } from "@prisma/adapter-pg";
 import { embeddedDatabase } from "./embedded";
-import { PrismaClient } from "./generated/client";
+import { type Prisma, PrismaClient } from "./generated/client";
 
 export { Prisma } from "./generated/client";
 export type { PrismaClient } from "./generated/client";
+
+/** A client or the caller's open transaction: what every use case takes. */
+export type DbClient = Prisma.TransactionClient | PrismaClient;
 
 /**
  * The one place a database client is made. Every query in the app goes through `db()`.

@@ -1,6 +1,6 @@
-import { inTx, type Db } from "@/lib/accounts/tx";
+import { inTx } from "@/lib/accounts/tx";
 import { config } from "@/lib/config";
-import { db, type Prisma } from "@/lib/db";
+import { db, type Prisma, type DbClient } from "@/lib/db";
 import { QUEUES, sendInTransaction } from "@/lib/jobs/queue";
 import { seal } from "@/lib/keys";
 
@@ -67,7 +67,7 @@ export interface OutboxEntry {
 }
 
 /** The newest `limit` messages of the outbox, newest first. */
-export async function listOutbox(limit = 50, client: Db = db()): Promise<OutboxEntry[]> {
+export async function listOutbox(limit = 50, client: DbClient = db()): Promise<OutboxEntry[]> {
   const rows = await client.outboxEmail.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit });
   return rows.map((r) => ({ id: r.id, to: r.toAddress, subject: r.subject, text: r.body, status: r.status, createdAt: r.createdAt }));
 }

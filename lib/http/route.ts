@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import type { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
-import { db, type Prisma, type PrismaClient } from "@/lib/db";
+import { db, type DbClient } from "@/lib/db";
 import type { RateLimitPolicy } from "@/lib/ratelimit";
 import { API_KEY_SCHEME, publicAccess } from "./access";
 import type { CachePolicy } from "./cache-policies";
@@ -32,7 +32,7 @@ export interface HandlerContext<Q, B> {
   /** The request's Idempotency-Key, on an endpoint that accepts one (absent when none was sent). */
   idempotencyKey?: string;
   /** Where the handler reads and writes: the request's transaction when the endpoint has one. */
-  db: Prisma.TransactionClient | PrismaClient;
+  db: DbClient;
 }
 
 /**

@@ -4,6 +4,7 @@ import { BUYER_SCOPES } from "@/lib/auth/scopes";
 import { config } from "@/lib/config";
 import { derivedKey } from "@/lib/keys";
 import { db } from "@/lib/db";
+import { isUuid } from "@/lib/ids";
 import { logEvent } from "@/lib/log";
 import { PrismaOAuthAdapter } from "./adapter";
 import { rotateAfterResourceCheck } from "./refresh";
@@ -44,7 +45,7 @@ function signingJwk(): JWK {
 }
 
 async function findAccount(_ctx: KoaContextWithOIDC, sub: string) {
-  if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(sub)) return undefined;
+  if (!isUuid(sub)) return undefined;
   const user = await db().user.findUnique({ where: { id: sub }, select: { id: true } });
   if (!user) return undefined;
   return { accountId: user.id, claims: () => ({ sub: user.id }) };

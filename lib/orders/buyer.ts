@@ -1,5 +1,6 @@
+import type { DbClient } from "@/lib/db";
 import { RETURN_WINDOW_DAYS, type OrderData, type OrderStatusValue, type ReturnData } from "@/lib/schemas/orders";
-import { afterCursor, NEWEST_FIRST, orderNotFound, orderRefWhere, pageOf, type Db, type ListQuery, type Page } from "./common";
+import { afterCursor, NEWEST_FIRST, orderNotFound, orderRefWhere, pageOf, type ListQuery, type Page } from "./common";
 import { ORDER_INCLUDE, RETURN_INCLUDE, toOrder, toReturn } from "./shape";
 
 /**
@@ -11,7 +12,7 @@ import { ORDER_INCLUDE, RETURN_INCLUDE, toOrder, toReturn } from "./shape";
 const ORDERS_CURSOR = "orders";
 
 /** The buyer's orders, newest first, `limit` a page, resumed with `next_cursor`. */
-export async function listBuyerOrders(client: Db, userId: string, query: ListQuery): Promise<Page<OrderData>> {
+export async function listBuyerOrders(client: DbClient, userId: string, query: ListQuery): Promise<Page<OrderData>> {
   const rows = await client.order.findMany({
     where: { userId, ...afterCursor(ORDERS_CURSOR, query) },
     include: ORDER_INCLUDE,
@@ -60,7 +61,7 @@ export interface BuyerOrder {
 }
 
 /** One of the buyer's orders by id or number (`order_not_found` otherwise), with its history. */
-export async function getBuyerOrder(client: Db, userId: string, ref: string): Promise<BuyerOrder> {
+export async function getBuyerOrder(client: DbClient, userId: string, ref: string): Promise<BuyerOrder> {
   const where = orderRefWhere(ref);
   const row = where
     ? await client.order.findFirst({
@@ -115,7 +116,7 @@ export function returnableUntil(status: OrderStatusValue, deliveredAt: Date | nu
 }
 
 /** Per order line: units held by the order's returns that were not rejected. */
-export async function returnedQuantities(client: Db, orderId: string): Promise<Map<string, number>> {
+export async function returnedQuantities(client: DbClient, orderId: string): Promise<Map<string, number>> {
   const sums = await client.returnLine.groupBy({
     by: ["orderLineId"],
     where: { ret: { orderId, status: { not: "rejected" } } },

@@ -1,8 +1,8 @@
+import type { DbClient } from "@/lib/db";
 import { absoluteUrl } from "@/lib/config";
 import { sendEmail } from "@/lib/email/send";
 import { providerOf } from "@/lib/payments";
 import { CANCEL_REASON_TEXT, type CancelReason } from "@/lib/schemas/seller/orders";
-import type { Db } from "./common";
 
 /**
  * What cancelling a store's placed part of an order does besides moving it (lib/orders/fulfilment.ts
@@ -28,7 +28,7 @@ export interface PartRefund {
  * existed. Each return is a stock adjustment `order M-… cancelled`. Listings are locked in id
  * order, as checkout locks them, so a cancel and a checkout never deadlock.
  */
-async function restock(tx: Db, order: CancelledOrder, storeId: string, now: Date): Promise<void> {
+async function restock(tx: DbClient, order: CancelledOrder, storeId: string, now: Date): Promise<void> {
   const rows = await tx.$queryRaw<{ listing_id: string; n: number }[]>`
     SELECT a.listing_id::text AS listing_id, (-sum(a.delta))::int AS n
     FROM stock_adjustments a
@@ -54,7 +54,7 @@ async function restock(tx: Db, order: CancelledOrder, storeId: string, now: Date
  * order (with a reference unique to the part: a provider that sees it again refunds once) and
  * e-mails the buyer. Answers what was refunded, for the part's row.
  */
-export async function cancelPartEffects(tx: Db, order: CancelledOrder, storeId: string, storeName: string, reason: CancelReason, now: Date): Promise<PartRefund> {
+export async function cancelPartEffects(tx: DbClient, order: CancelledOrder, storeId: string, storeName: string, reason: CancelReason, now: Date): Promise<PartRefund> {
   await restock(tx, order, storeId, now);
   const [paid, part] = await Promise.all([
     tx.order.findUniqueOrThrow({ where: { id: order.id }, select: { currency: true, paymentProvider: true, paymentRef: true } }),

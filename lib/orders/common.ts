@@ -1,16 +1,7 @@
-import type { db, Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 import { badCursor, decodeCursor, encodeCursor } from "@/lib/seller/cursor";
-
-/** A client or the caller's transaction: every domain function takes one. */
-export type Db = Prisma.TransactionClient | ReturnType<typeof db>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ORDER_NUMBER = /^M-[0-9]{1,12}$/i;
-
-export function isUuid(value: unknown): value is string {
-  return typeof value === "string" && UUID.test(value);
-}
+import { parseOrderNumber } from "./number";
 
 /**
  * An order as a caller names it: its id or its number (`M-10042`, any case). Anything else (a
@@ -19,8 +10,8 @@ export function isUuid(value: unknown): value is string {
  */
 export function orderRefWhere(ref: unknown): { id: string } | { number: string } | null {
   if (isUuid(ref)) return { id: ref.toLowerCase() };
-  if (typeof ref === "string" && ORDER_NUMBER.test(ref)) return { number: ref.toUpperCase() };
-  return null;
+  const number = parseOrderNumber(ref);
+  return number === null ? null : { number };
 }
 
 export function orderNotFound(ref: unknown): AppError {

@@ -1,7 +1,7 @@
-import type { Prisma } from "@/lib/db";
+import type { Prisma, DbClient } from "@/lib/db";
 import type { OrderLineData, OrderStatusValue, ShippingAddressData } from "@/lib/schemas/orders";
 import type { CancelReason } from "@/lib/schemas/seller/orders";
-import { afterCursor, NEWEST_FIRST, orderNotFound, orderRefWhere, pageOf, type Db, type ListQuery, type Page } from "./common";
+import { afterCursor, NEWEST_FIRST, orderNotFound, orderRefWhere, pageOf, type ListQuery, type Page } from "./common";
 import { toOrderLine } from "./shape";
 
 /**
@@ -78,7 +78,7 @@ function toDeskOrder(row: DeskRow): DeskOrder {
 }
 
 /** Orders holding lines of `storeIds`, newest first. */
-export async function listDeskOrders(client: Db, storeIds: string[], query: ListQuery): Promise<Page<DeskOrder>> {
+export async function listDeskOrders(client: DbClient, storeIds: string[], query: ListQuery): Promise<Page<DeskOrder>> {
   const after = afterCursor(DESK_CURSOR, query);
   const rows = await client.order.findMany({
     where: { parts: { some: { storeId: { in: storeIds } } }, ...after },
@@ -90,7 +90,7 @@ export async function listDeskOrders(client: Db, storeIds: string[], query: List
 }
 
 /** One order (by id or number) holding lines of `storeIds`, with those stores' parts only. */
-export async function getDeskOrder(client: Db, storeIds: string[], ref: string): Promise<DeskOrder> {
+export async function getDeskOrder(client: DbClient, storeIds: string[], ref: string): Promise<DeskOrder> {
   const where = orderRefWhere(ref);
   const row = where
     ? await client.order.findFirst({ where: { ...where, parts: { some: { storeId: { in: storeIds } } } }, include: include(storeIds) })

@@ -1,5 +1,5 @@
 import { absoluteUrl } from "@/lib/config";
-import { Prisma } from "@/lib/db";
+import { Prisma, type DbClient } from "@/lib/db";
 import { sendEmail } from "@/lib/email/send";
 import { AppError } from "@/lib/errors";
 import type { OrderStatusValue } from "@/lib/schemas/orders";
@@ -7,7 +7,7 @@ import { CANCEL_REASONS, CARRIER_MAX, TRACKING_NUMBER_MAX, type CancelReason } f
 import { emitStoreEvents } from "@/lib/seller/webhooks/events";
 import { queueOrderEvents } from "@/lib/webhooks/outbox";
 import { cancelPartEffects } from "./cancel";
-import { orderNotFound, orderRefWhere, type Db } from "./common";
+import { orderNotFound, orderRefWhere } from "./common";
 
 /**
  * Fulfilment: each store ships and delivers its own part of an order, or cancels it while it is
@@ -62,7 +62,7 @@ interface LockedPart {
 }
 
 /** The order (by id or number) and all its parts, locked for the rest of the transaction. */
-async function lockOrder(tx: Db, ref: string, storeId?: string): Promise<{ order: LockedOrder; parts: LockedPart[] }> {
+async function lockOrder(tx: DbClient, ref: string, storeId?: string): Promise<{ order: LockedOrder; parts: LockedPart[] }> {
   const where = orderRefWhere(ref);
   if (!where) throw orderNotFound(ref);
   const match = "id" in where ? Prisma.sql`o.id = ${where.id}::uuid` : Prisma.sql`o.number = ${where.number}`;
@@ -95,7 +95,7 @@ type Move =
 const EVENT_OF = { shipped: "order_part.shipped", delivered: "order_part.delivered", cancelled: "order.canceled" } as const;
 
 /** Applies part moves to a locked order, then moves the order itself when its parts say so. */
-async function applyMoves(tx: Db, order: LockedOrder, parts: LockedPart[], moves: Move[]): Promise<OrderStatusValue> {
+async function applyMoves(tx: DbClient, order: LockedOrder, parts: LockedPart[], moves: Move[]): Promise<OrderStatusValue> {
   const now = new Date();
   for (const move of moves) {
     const part = parts.find((p) => p.store_id === move.storeId)!;
@@ -161,7 +161,7 @@ export interface PartMoveResult {
  * The store marks its part of the order shipped, with the carrier's tracking number (required) and
  * the carrier's name (optional).
  */
-export async function shipPart(tx: Db, storeId: string, ref: string, trackingNumber: unknown, carrier?: unknown): Promise<PartMoveResult> {
+export async function shipPart(tx: DbClient, storeId: string, ref: string, trackingNumber: unknown, carrier?: unknown): Promise<PartMoveResult> {
   const tracking = checkTrackingNumber(trackingNumber);
   const carrierName = carrier === undefined ? null : checkCarrier(carrier);
   const { order, parts } = await lockOrder(tx, ref, storeId);
@@ -172,7 +172,7 @@ export async function shipPart(tx: Db, storeId: string, ref: string, trackingNum
 }
 
 /** The store marks its shipped part of the order delivered. */
-export async function deliverPart(tx: Db, storeId: string, ref: string): Promise<PartMoveResult> {
+export async function deliverPart(tx: DbClient, storeId: string, ref: string): Promise<PartMoveResult> {
   const { order, parts } = await lockOrder(tx, ref, storeId);
   const part = parts.find((p) => p.store_id === storeId)!;
   if (part.status !== "shipped") throw refused(order, part, "delivered");
@@ -193,7 +193,7 @@ export function checkCancelReason(value: unknown): CancelReason {
  * the order becomes `cancelled` once every part is. A shipped or delivered part cannot be cancelled
  * (the buyer returns it instead): `order_transition_invalid`.
  */
-export async function cancelPart(tx: Db, storeId: string, ref: string, reason: unknown): Promise<PartMoveResult> {
+export async function cancelPart(tx: DbClient, storeId: string, ref: string, reason: unknown): Promise<PartMoveResult> {
   const why = checkCancelReason(reason);
   const { order, parts } = await lockOrder(tx, ref, storeId);
   const part = parts.find((p) => p.store_id === storeId)!;
@@ -208,7 +208,7 @@ export async function cancelPart(tx: Db, storeId: string, ref: string, reason: u
  * part as delivered. Refused (`order_transition_invalid`, naming the order's state) when no part
  * can make that move. Answers the order's new status.
  */
-export async function markOrder(tx: Db, ref: string, to: "shipped" | "delivered", trackingNumber?: string): Promise<OrderStatusValue> {
+export async function markOrder(tx: DbClient, ref: string, to: "shipped" | "delivered", trackingNumber?: string): Promise<OrderStatusValue> {
   const tracking = trackingNumber === undefined ? null : checkTrackingNumber(trackingNumber);
   const { order, parts } = await lockOrder(tx, ref);
   const from = to === "shipped" ? "placed" : "shipped";

@@ -1,8 +1,8 @@
 import { absoluteUrl } from "@/lib/config";
-import { Prisma } from "@/lib/db";
+import { Prisma, type DbClient } from "@/lib/db";
 import { sendEmail } from "@/lib/email/send";
 import { AppError } from "@/lib/errors";
-import { isUuid, type Db } from "@/lib/orders/common";
+import { isUuid } from "@/lib/ids";
 import { RETURN_INCLUDE, toReturn } from "@/lib/orders/shape";
 import { providerOf } from "@/lib/payments";
 import type { ReturnData, ReturnStatusValue } from "@/lib/schemas/orders";
@@ -38,7 +38,7 @@ export function returnNotFound(): AppError {
  * reference unique to the return (a provider that sees it again refunds once), and keeps the
  * amount and the provider's reference; the buyer gets an e-mail.
  */
-export async function moveReturn(tx: Db, storeIds: string[], returnId: string, move: ReturnMove): Promise<ReturnData> {
+export async function moveReturn(tx: DbClient, storeIds: string[], returnId: string, move: ReturnMove): Promise<ReturnData> {
   if (!isUuid(returnId) || storeIds.length === 0) throw returnNotFound();
   const stores = Prisma.join(storeIds.map((id) => Prisma.sql`${id}::uuid`));
   const [locked] = await tx.$queryRaw<{ id: string; status: ReturnStatusValue; order_id: string }[]>`
@@ -66,7 +66,7 @@ export async function moveReturn(tx: Db, storeIds: string[], returnId: string, m
 
 const PAST: Record<ReturnMove, string> = { approve: "approved", receive: "marked received", refund: "refunded", reject: "rejected" };
 
-async function refundReturn(tx: Db, returnId: string, orderId: string): Promise<{ refundCents: number; refundRef: string }> {
+async function refundReturn(tx: DbClient, returnId: string, orderId: string): Promise<{ refundCents: number; refundRef: string }> {
   const order = await tx.order.findUniqueOrThrow({
     where: { id: orderId },
     select: { number: true, email: true, userId: true, currency: true, paymentProvider: true, paymentRef: true },

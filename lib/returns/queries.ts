@@ -1,5 +1,6 @@
-import type { Prisma } from "@/lib/db";
-import { afterCursor, isUuid, NEWEST_FIRST, pageOf, type Db, type ListQuery, type Page } from "@/lib/orders/common";
+import type { Prisma, DbClient } from "@/lib/db";
+import { isUuid } from "@/lib/ids";
+import { afterCursor, NEWEST_FIRST, pageOf, type ListQuery, type Page } from "@/lib/orders/common";
 import { RETURN_INCLUDE, toReturn } from "@/lib/orders/shape";
 import type { ReturnData, ReturnReasonValue } from "@/lib/schemas/orders";
 import { returnNotFound } from "./moves";
@@ -8,7 +9,7 @@ const BUYER_CURSOR = "returns";
 const DESK_CURSOR = "desk_returns";
 
 /** The buyer's returns (of all their orders), newest first. */
-export async function listBuyerReturns(client: Db, userId: string, query: ListQuery): Promise<Page<ReturnData>> {
+export async function listBuyerReturns(client: DbClient, userId: string, query: ListQuery): Promise<Page<ReturnData>> {
   const rows = await client.return.findMany({
     where: { part: { order: { userId } }, ...afterCursor(BUYER_CURSOR, query) },
     include: RETURN_INCLUDE,
@@ -19,7 +20,7 @@ export async function listBuyerReturns(client: Db, userId: string, query: ListQu
 }
 
 /** One of the buyer's returns; another buyer's or a forged id is `return_not_found`. */
-export async function getBuyerReturn(client: Db, userId: string, id: string): Promise<ReturnData> {
+export async function getBuyerReturn(client: DbClient, userId: string, id: string): Promise<ReturnData> {
   const row = isUuid(id)
     ? await client.return.findFirst({ where: { id: id.toLowerCase(), part: { order: { userId } } }, include: RETURN_INCLUDE })
     : null;
@@ -64,7 +65,7 @@ function toDeskReturn(row: DeskRow): DeskReturn {
 }
 
 /** Returns of `storeIds`, newest first; optionally of one order. */
-export async function listDeskReturns(client: Db, storeIds: string[], query: ListQuery & { orderId?: string }): Promise<Page<DeskReturn>> {
+export async function listDeskReturns(client: DbClient, storeIds: string[], query: ListQuery & { orderId?: string }): Promise<Page<DeskReturn>> {
   const rows = await client.return.findMany({
     where: {
       storeId: { in: storeIds },
@@ -80,12 +81,12 @@ export async function listDeskReturns(client: Db, storeIds: string[], query: Lis
 
 /** One return of `storeIds`; another store's, or a forged id, is `return_not_found`. */
 /** The store (of `storeIds`) that handles return `id`, or null. */
-export async function storeOfReturn(client: Db, storeIds: string[], id: string): Promise<string | null> {
+export async function storeOfReturn(client: DbClient, storeIds: string[], id: string): Promise<string | null> {
   const row = isUuid(id) ? await client.return.findFirst({ where: { id: id.toLowerCase(), storeId: { in: storeIds } }, select: { storeId: true } }) : null;
   return row?.storeId ?? null;
 }
 
-export async function getDeskReturn(client: Db, storeIds: string[], id: string): Promise<DeskReturn> {
+export async function getDeskReturn(client: DbClient, storeIds: string[], id: string): Promise<DeskReturn> {
   const row = isUuid(id) ? await client.return.findFirst({ where: { id: id.toLowerCase(), storeId: { in: storeIds } }, include: DESK_INCLUDE }) : null;
   if (!row) throw returnNotFound();
   return toDeskReturn(row);

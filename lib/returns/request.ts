@@ -1,7 +1,7 @@
-import { Prisma } from "@/lib/db";
+import { Prisma, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { returnableUntil, returnedQuantities } from "@/lib/orders/buyer";
-import { orderNotFound, orderRefWhere, type Db } from "@/lib/orders/common";
+import { orderNotFound, orderRefWhere } from "@/lib/orders/common";
 import { RETURN_INCLUDE, toReturn } from "@/lib/orders/shape";
 import { RETURN_WINDOW_DAYS, type CreateReturnData, type OrderStatusValue, type ReturnData } from "@/lib/schemas/orders";
 import { emitStoreEvents } from "@/lib/seller/webhooks/events";
@@ -19,7 +19,7 @@ import { emitStoreEvents } from "@/lib/seller/webhooks/events";
  * a line its store cancelled), `lines` (lines of more than one store: one return per store) or
  * `lines[i].quantity` (more than was bought minus what earlier returns that were not rejected hold).
  */
-export async function requestReturn(tx: Db, userId: string, ref: string, body: CreateReturnData, now = new Date()): Promise<ReturnData> {
+export async function requestReturn(tx: DbClient, userId: string, ref: string, body: CreateReturnData, now = new Date()): Promise<ReturnData> {
   const where = orderRefWhere(ref);
   if (!where) throw orderNotFound(ref);
   const match = "id" in where ? Prisma.sql`id = ${where.id}::uuid` : Prisma.sql`number = ${where.number}`;

@@ -3,6 +3,7 @@ import { CART_LINK_LIMITS } from "./cart";
 import { LISTING_CONDITIONS } from "./seller/listings";
 import { Cursor, Limit, Uuid } from "./seller/common";
 import { z } from "./zod";
+import { CURRENCY } from "@/lib/currency";
 
 /**
  * The buyer API's own objects and inputs (decisions.md "Orders, checkout and returns", "OAuth,
@@ -49,7 +50,7 @@ export const Cart = z
     object: z.literal("cart"),
     lines: z.array(CartLine).openapi({ description: "Oldest first, with current prices and availability; stock counts are never shown." }),
     subtotal_cents: z.number().int().min(0).openapi({ description: "Sum of `line_total_cents` over purchasable lines (shipping is added at checkout)." }),
-    currency: z.string().openapi({ example: "USD" }),
+    currency: z.string().openapi({ example: CURRENCY }),
   })
   .strict()
   .openapi("Cart", { description: "The holder's own cart, the same one they see on the storefront's /cart." });

@@ -1,9 +1,9 @@
 import { CART_LINK_LIMITS } from "./cart";
 import { z } from "./zod";
+import { UUID } from "@/lib/ids";
 
 /** The fields of the cart's HTML forms (/cart/add, /cart/update) and the notices they answer with. */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const listingId = z.string().regex(UUID).transform((v) => v.toLowerCase());
 // Digits only: Number() would read "" and " " as 0 (so an emptied quantity field removed the
 // line), "1e1" as 10 and "0x2" as 2.

@@ -1,5 +1,6 @@
 import { RequestMeta } from "./catalog";
 import { z } from "./zod";
+import { UUID } from "@/lib/ids";
 
 /** Cart-link limits (spec section 8). */
 export const CART_LINK_LIMITS = {
@@ -12,10 +13,6 @@ export const CART_LINK_LIMITS = {
 
 export const REJECT_REASONS = ["unavailable", "insufficient_stock"] as const;
 export type RejectReason = (typeof REJECT_REASONS)[number];
-
-// Case-insensitive by its character classes, not by a flag: JSON Schema patterns have no flags,
-// and the generator would otherwise write the `/i` into the pattern text.
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
 export const CartLinkItem = z
   .object({

@@ -1,4 +1,5 @@
 import { z } from "./zod";
+import { CURRENCY } from "@/lib/currency";
 
 /** Listing conditions (spec 2.7), in display order; also the order of the database enum. */
 export const CONDITIONS = [
@@ -176,7 +177,7 @@ export const ProductCard = z
     brand: BrandRef.nullable(),
     category_breadcrumb: z.array(CategoryRef).openapi({ description: "From the top-level category down to the product's own." }),
     min_price_cents: cents().nullable().openapi({ description: "Lowest price among the offers that match the filters, in cents." }),
-    currency: z.string().openapi({ example: "USD" }),
+    currency: z.string().openapi({ example: CURRENCY }),
     offer_count: z.number().int().openapi({ description: "Number of purchasable offers that match the filters." }),
     rating_avg: z.number().nullable(),
     rating_count: z.number().int(),

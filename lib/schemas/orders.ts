@@ -1,6 +1,7 @@
 import { z } from "./zod";
 import { LISTING_CONDITIONS } from "./seller/listings";
 import { Timestamp, Uuid } from "./seller/common";
+import { CURRENCY } from "@/lib/currency";
 
 /**
  * Orders and returns on the wire (decisions.md "Orders, checkout and returns"): exactly these
@@ -75,7 +76,7 @@ export const Order = z
         "The sum of each store's shipping. A store charges once per order: each of its lines has its listing's `standard` shipping rate for the address's country (that country's rate, else the `*` rate, else free), the store charges the highest of them, and waives it when the store's subtotal reaches that rate's `free_over_cents`.",
     }),
     total_cents: z.number().int().min(0).openapi({ description: "`subtotal_cents` + `shipping_cents`: what was charged." }),
-    currency: z.string().openapi({ example: "USD" }),
+    currency: z.string().openapi({ example: CURRENCY }),
     shipping_address: ShippingAddress,
     created_at: Timestamp,
     updated_at: Timestamp,

@@ -32,6 +32,7 @@ import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./accounts";
 import { HELP_ARTICLES } from "./help";
 import { rngFor, type Rng } from "./random";
 import { CLOSED_STORE, FIXTURE_STORES, GENERATED_STORES, type StoreDef, type TemplateDef } from "./stores";
+import { CURRENCY } from "@/lib/currency";
 
 /** The catalog size of `npm run db:seed` and of the embedded database. */
 export const DEFAULT_PRODUCTS = 2000;
@@ -516,7 +517,7 @@ function generateProduct(i: number, ref: Reference, listingStores: SeededStore[]
       condition,
       price_cents: price,
       list_price_cents: Math.max(listPrice, price),
-      currency: "USD",
+      currency: CURRENCY,
       quantity: rng.chance(0.08) ? 0 : rng.int(1, 50),
       allow_backorder: rng.chance(0.04),
       status,
@@ -604,7 +605,7 @@ function buildFixtures(ref: Reference, stores: Map<string, SeededStore>) {
       condition,
       price_cents: price,
       list_price_cents: listPrice,
-      currency: "USD",
+      currency: CURRENCY,
       quantity,
       allow_backorder: allowBackorder,
       status,

@@ -1,4 +1,5 @@
 import { AppError } from "@/lib/errors";
+import { UUID } from "@/lib/ids";
 
 /**
  * Opaque list cursors: base64url JSON of the last row's sort key and the kind of list it belongs
@@ -31,7 +32,6 @@ export function badCursor(): AppError {
   return new AppError("parameter_invalid", "Invalid 'cursor': pass the `next_cursor` of the previous page unchanged.", "cursor");
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const ISO_MS = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const XID = /^[0-9]{1,19}$/;
 

@@ -1,7 +1,9 @@
+import type { DbClient } from "@/lib/db";
 import { randomUUID } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import { type InventoryBatchInput, LISTING_LIMITS, type StockAdjustmentData } from "@/lib/schemas/seller/listings";
-import { type Db, isUuid, listingNotFound } from "./listings/listing-row";
+import { isUuid } from "@/lib/ids";
+import { listingNotFound } from "./listings/listing-row";
 
 type Adjustment = InventoryBatchInput["adjustments"][number];
 
@@ -12,7 +14,7 @@ type Adjustment = InventoryBatchInput["adjustments"][number];
  * no update is ever lost. The first failing adjustment fails the batch and is named in `param`.
  * Answers one stock adjustment (reason `batch`) per adjustment, in request order.
  */
-export async function applyInventoryBatch(db: Db, storeId: string, adjustments: readonly Adjustment[]): Promise<StockAdjustmentData[]> {
+export async function applyInventoryBatch(db: DbClient, storeId: string, adjustments: readonly Adjustment[]): Promise<StockAdjustmentData[]> {
   const at = (i: number, field: string) => `adjustments[${i}].${field}`;
   // Ids that are not UUIDs are simply not found, at their place in the order.
   const ids = [...new Set(adjustments.map((a) => a.listing_id.toLowerCase()).filter(isUuid))].sort();

@@ -1,5 +1,5 @@
+import type { DbClient } from "@/lib/db";
 import { QUEUES, sendInTransaction } from "@/lib/jobs/queue";
-import type { Db } from "@/lib/orders/common";
 
 /**
  * The outbox of order events to commerce platforms. Called in the transaction of the change it
@@ -16,7 +16,7 @@ import type { Db } from "@/lib/orders/common";
 
 export type OrderEventType = "order_create" | "order_update";
 
-export async function queueOrderEvents(tx: Db, orderIds: readonly string[], type: OrderEventType): Promise<void> {
+export async function queueOrderEvents(tx: DbClient, orderIds: readonly string[], type: OrderEventType): Promise<void> {
   if (orderIds.length === 0) return;
   const rows = await tx.$queryRaw<{ id: string }[]>`
     INSERT INTO webhook_deliveries (id, channel, destination, event_type, order_id)

@@ -16,6 +16,9 @@ describe("safeNextPath", () => {
     "//evil.com",
     "///evil.com",
     "/\\evil.com",
+    "/.//evil.com",
+    "/a/..//evil.com",
+    "/a/%2e%2e//evil.com",
     "/\t/evil.com",
     "/\n/evil.com",
     "https://evil.com",
@@ -30,6 +33,14 @@ describe("safeNextPath", () => {
   ])("refuses %j (falls back)", (next) => {
     expect(safeNextPath(next)).toBe("/account");
     expect(safeNextPath(next, "")).toBe("");
+  });
+
+  it("keeps only the paths `within` accepts, as resolved", () => {
+    const seller = (path: string) => path.startsWith("/seller/s/");
+    expect(safeNextPath("/seller/s/listings?x=1", "/seller/s/", seller)).toBe("/seller/s/listings?x=1");
+    expect(safeNextPath("/seller/t/listings", "/seller/s/", seller)).toBe("/seller/s/");
+    expect(safeNextPath("/seller/s/../t/listings", "/seller/s/", seller)).toBe("/seller/s/");
+    expect(safeNextPath("//seller/s/", "/seller/s/", seller)).toBe("/seller/s/");
   });
 
   it("refuses what is not a string", () => {

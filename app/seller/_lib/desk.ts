@@ -3,6 +3,7 @@ import { storesOwnedBy } from "@/lib/accounts/users";
 import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { formRoute } from "@/lib/http/form";
+import { safeNextPath } from "@/lib/http/next-path";
 import type { OwnedStore } from "@/lib/seller/dashboard/stores";
 import { ownedStores, sellerUser } from "./access";
 import { notFoundResponse, ownerChange, refused, seeOther, withParams } from "./post";
@@ -29,8 +30,7 @@ export function postersStores(userId: string): Promise<OwnedStore[]> {
 
 /** Where a desk post goes back to: a desk page named by the form, else `fallback`. */
 export function deskReturnPath(value: string | undefined, fallback: string): string {
-  if (!value || value.length > 2_000 || value.includes("//") || /[\\\u0000-\u001f\u007f]/.test(value)) return fallback;
-  return /^\/seller\/(orders|returns)(\/|\?|$)/.test(value) ? value : fallback;
+  return safeNextPath(value, fallback, (path) => /^\/seller\/(orders|returns)(\/|\?|$)/.test(path));
 }
 
 /**

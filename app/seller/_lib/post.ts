@@ -2,6 +2,7 @@ import { audited, type AuditEntry } from "@/lib/audit";
 import type { SessionUser } from "@/lib/auth/session";
 import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { safeNextPath } from "@/lib/http/next-path";
 import { ownedStore, type OwnedStore } from "@/lib/seller/dashboard/stores";
 
 /**
@@ -42,8 +43,7 @@ export async function storeOfPost(request: Request, user: { id: string } | null)
  */
 export function returnPath(store: OwnedStore, value: string | undefined, fallback: string): string {
   const prefix = `/seller/${store.slug}/`;
-  if (!value || value.length > 2_000 || !value.startsWith(prefix) || value.includes("//") || /[\\\u0000-\u001f\u007f]/.test(value)) return fallback;
-  return value;
+  return safeNextPath(value, fallback, (path) => path.startsWith(prefix));
 }
 
 /** The same refusal, its message led by what it is about (a listing's SKU in a table of many). */

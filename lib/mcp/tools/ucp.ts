@@ -14,6 +14,7 @@ import {
   type UcpCheckout,
 } from "@/lib/protocols/ucp";
 import { AppError } from "@/lib/errors";
+import { UUID } from "@/lib/ids";
 
 /*
  * The tools of UCP's MCP binding (checkout-mcp.md and mcp.openrpc.json, 2026-01-11): one per
@@ -23,7 +24,6 @@ import { AppError } from "@/lib/errors";
  * is read as the REST binding reads its body (fields it does not use are ignored).
  */
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const VERSION = /^\d{4}-\d{2}-\d{2}$/;
 
 /** `_meta.ucp`: the platform's profile (and version), as the `UCP-Agent` header says it over REST. */

@@ -10,11 +10,12 @@ import {
 } from "@/lib/checkout";
 import { LINE_QUANTITY_MAX } from "@/lib/cart/cart";
 import { absoluteUrl } from "@/lib/config";
-import { db, type Prisma } from "@/lib/db";
+import { db, type DbClient, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { isUuid } from "@/lib/orders/common";
+import { isUuid } from "@/lib/ids";
+
 import { orderPageUrl } from "@/lib/orders/confirmation";
-import { ACP_VERSION } from "./version";
+import { ACP_CURRENCY, ACP_VERSION } from "./version";
 import type { AddressData, BuyerData, CheckoutCompleteData, CheckoutCreateData, CheckoutUpdateData, FulfillmentDetailsData } from "./shapes";
 
 /**
@@ -40,7 +41,6 @@ interface AcpState {
 }
 
 const GUEST = { userId: null };
-const CURRENCY = "usd";
 const STANDARD = "standard";
 
 export const TEST_HANDLER_ID = "test_card";
@@ -90,7 +90,7 @@ async function forSale(lines: ExplicitLine[]): Promise<ExplicitLine[]> {
 }
 
 function checkCurrency(currency: string): void {
-  if (currency.toLowerCase() !== CURRENCY) throw new AppError("parameter_invalid", "Only usd is offered.", "$.currency");
+  if (currency.toLowerCase() !== ACP_CURRENCY) throw new AppError("parameter_invalid", `Only ${ACP_CURRENCY} is offered.`, "$.currency");
 }
 
 /** An ACP address as checkout's. */
@@ -98,7 +98,7 @@ function addressInput(address: AddressData) {
   return { full_name: address.name, line1: address.line_one, line2: address.line_two ?? null, city: address.city, state: address.state, postal_code: address.postal_code, country: address.country.toUpperCase() };
 }
 
-async function readState(sessionId: string, caller: AcpCaller, client: Prisma.TransactionClient | ReturnType<typeof db> = db()): Promise<AcpState> {
+async function readState(sessionId: string, caller: AcpCaller, client: DbClient = db()): Promise<AcpState> {
   const row = await client.protocolCheckout.findUnique({ where: { sessionId } });
   if (!row || row.protocol !== "acp" || row.platform !== caller.platform) throw new AppError("checkout_session_not_found", `No checkout session '${sessionId}' of yours.`);
   return row.state as unknown as AcpState;
@@ -300,7 +300,7 @@ function renderView(view: CheckoutSessionView, state: AcpState, said: Message[] 
     capabilities: { payment: { handlers: [paymentHandler()] } },
     ...(state.buyer ? { buyer: state.buyer } : {}),
     status,
-    currency: CURRENCY,
+    currency: ACP_CURRENCY,
     ...(state.locale ? { locale: state.locale } : {}),
     line_items: lineItems,
     ...(details ? { fulfillment_details: details } : {}),

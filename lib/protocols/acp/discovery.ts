@@ -1,5 +1,5 @@
 import { absoluteUrl } from "@/lib/config";
-import { ACP_VERSION } from "./version";
+import { ACP_CURRENCY, ACP_VERSION } from "./version";
 
 /**
  * `/.well-known/acp.json` (`$defs/DiscoveryResponse`, rfc.discovery.md): one document for the
@@ -12,7 +12,7 @@ export function acpDiscovery() {
     protocol: { name: "acp", version: ACP_VERSION, supported_versions: [ACP_VERSION], documentation_url: absoluteUrl("/help/for-agents-public-api") },
     api_base_url: absoluteUrl("/api/acp"),
     transports: ["rest"],
-    capabilities: { services: ["checkout"], supported_currencies: ["usd"], supported_locales: ["en-US"] },
+    capabilities: { services: ["checkout"], supported_currencies: [ACP_CURRENCY], supported_locales: ["en-US"] },
   };
 }
 

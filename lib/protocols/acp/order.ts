@@ -1,5 +1,4 @@
-import type { Prisma } from "@/lib/db";
-import type { Db } from "@/lib/orders/common";
+import type { Prisma, DbClient } from "@/lib/db";
 import { orderPageUrl } from "@/lib/orders/confirmation";
 import { total } from "./checkout";
 
@@ -49,7 +48,7 @@ function renderAcpOrder(row: OrderRow & { checkoutSessionId: string }) {
 }
 
 /** The order `id` as its ACP order webhook carries it, or null when it is gone. */
-export async function acpOrderForEvent(client: Db, id: string) {
+export async function acpOrderForEvent(client: DbClient, id: string) {
   const row = await client.order.findUnique({ where: { id }, include: INCLUDE });
   return row && row.checkoutSessionId !== null ? renderAcpOrder({ ...row, checkoutSessionId: row.checkoutSessionId }) : null;
 }

@@ -1,7 +1,11 @@
+import { CURRENCY } from "@/lib/currency";
 import { AppError } from "@/lib/errors";
 
 /** The ACP release this seller implements (API-Version), vendored at vendor/acp/2026-04-17. */
 export const ACP_VERSION = "2026-04-17";
+
+/** The marketplace's currency as ACP writes ISO 4217 codes: lower case. */
+export const ACP_CURRENCY = CURRENCY.toLowerCase();
 
 /** Every request names the version it speaks (`API-Version`); another one is 400 with the versions served. */
 export function checkApiVersion(header: string | null): void {

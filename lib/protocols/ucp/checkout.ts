@@ -11,15 +11,17 @@ import {
 } from "@/lib/checkout";
 import { listAddresses } from "@/lib/accounts/addresses";
 import { LINE_QUANTITY_MAX } from "@/lib/cart/cart";
-import { db, type Prisma } from "@/lib/db";
+import { db, type DbClient, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { parseShippingAddress } from "@/lib/orders/address";
-import { isUuid } from "@/lib/orders/common";
+import { isUuid } from "@/lib/ids";
+
 import { renderCheckout, type UcpCheckout, type UcpState } from "./checkout-shape";
 import { refusal } from "./errors";
 import { addressOf, destinationPath, EMPTY_FULFILLMENT, mergeFulfillment, quoteCountry, savedDestinations, selectedDestination, type Destination } from "./fulfillment";
 import { TEST_CARD_HANDLER_ID } from "./profile";
 import type { CheckoutCompleteData, CheckoutCreateData, CheckoutUpdateData, UcpMessage } from "./shapes";
+import { CURRENCY } from "@/lib/currency";
 
 /**
  * UCP checkout operations over the marketplace's checkout sessions (lib/checkout/): create, get,
@@ -35,8 +37,6 @@ export interface UcpCaller {
   /** A linked holder (their OAuth token): their checkouts obey their agent settings and limits. */
   holder?: { userId: string; agent: AgentCaller };
 }
-
-const CURRENCY = "USD";
 
 const AGENT_RULES = new Set(["agentic_checkout_disabled", "agentic_purchasing_off", "per_order_limit_exceeded", "monthly_limit_exceeded"]);
 
@@ -128,7 +128,7 @@ const FIELD_WORDS: Record<(typeof REQUIRED_ADDRESS_FIELDS)[number], string> = {
 };
 
 /** The UCP state of a session; a session another door made is not a UCP checkout (404). */
-async function readState(sessionId: string, client: Prisma.TransactionClient | ReturnType<typeof db> = db()): Promise<UcpState> {
+async function readState(sessionId: string, client: DbClient = db()): Promise<UcpState> {
   const row = await client.protocolCheckout.findUnique({ where: { sessionId } });
   if (!row || row.protocol !== "ucp") throw new AppError("checkout_session_not_found", "No such checkout session.");
   const state = row.state as unknown as Partial<UcpState>;

@@ -1,6 +1,6 @@
-import { db, type Prisma } from "@/lib/db";
+import { db, type Prisma, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { isUuid, type Db } from "@/lib/orders/common";
+import { isUuid } from "@/lib/ids";
 import { orderPageUrl } from "@/lib/orders/confirmation";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
 import { CANCEL_REASON_TEXT, type CancelReason } from "@/lib/schemas/seller/orders";
@@ -29,7 +29,7 @@ export async function ucpOrder(id: unknown, viewer: { userId: string | null }) {
 }
 
 /** The order `id` as its UCP order webhook carries it (the full order, order.md), or null when it is gone. */
-export async function ucpOrderForEvent(client: Db, id: string) {
+export async function ucpOrderForEvent(client: DbClient, id: string) {
   const row = await client.order.findUnique({ where: { id }, include: INCLUDE });
   return row && row.checkoutSessionId !== null ? renderUcpOrder(row) : null;
 }

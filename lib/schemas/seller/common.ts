@@ -1,3 +1,4 @@
+import { UUID } from "@/lib/ids";
 import { z } from "../zod";
 
 /**
@@ -26,7 +27,7 @@ export const Cursor = z
 
 export const Uuid = z
   .string()
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, { error: "must be a UUID" })
+  .regex(UUID, { error: "must be a UUID" })
   .transform((v) => v.toLowerCase())
   .openapi({ type: "string", format: "uuid" });
 

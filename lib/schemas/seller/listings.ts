@@ -1,6 +1,7 @@
 import { exactlyOneOf } from "../one-of";
 import { z } from "../zod";
 import { Cursor, Limit, Timestamp } from "./common";
+import { CURRENCY } from "@/lib/currency";
 
 /**
  * Listings and inventory of the seller API (decisions.md "Seller API"): the wire objects and the
@@ -149,7 +150,7 @@ export const CreateListing = z
     condition: Condition,
     price_cents: PriceCents,
     list_price_cents: ListPriceCents.optional(),
-    currency: z.literal("USD", { error: 'must be "USD"' }).optional().default("USD").openapi({ description: 'Only "USD".' }),
+    currency: z.literal(CURRENCY, { error: `must be "${CURRENCY}"` }).optional().default(CURRENCY).openapi({ description: `Only "${CURRENCY}".` }),
     quantity: Quantity.optional().default(0),
     allow_backorder: z.boolean({ error: "must be a boolean" }).optional().default(false).openapi({ description: "Sell while out of stock." }),
     shipping_template_id: ShippingTemplateRef.optional().openapi({ description: "A shipping template of your store; needed to publish." }),
@@ -198,7 +199,7 @@ export const Listing = z
     condition: Condition,
     price_cents: z.number().int(),
     list_price_cents: z.number().int(),
-    currency: z.literal("USD"),
+    currency: z.literal(CURRENCY),
     quantity: z.number().int(),
     allow_backorder: z.boolean(),
     shipping_template_id: z.string().nullable().openapi({ format: "uuid" }),

@@ -2,6 +2,7 @@ import { ORDER_STATUSES, OrderLine, RETURN_REASONS, RETURN_STATUSES, ShippingAdd
 import { z } from "../zod";
 import { Cursor, Limit, Timestamp, Uuid } from "./common";
 import { UpdatedSince } from "./listings";
+import { CURRENCY } from "@/lib/currency";
 
 /**
  * The seller orders API's objects (issue 34; not in decisions.md, so chosen here and described in
@@ -40,7 +41,7 @@ export const OrderPart = z
     subtotal_cents: z.number().int().min(0).openapi({ description: "The sum of your lines' `line_total_cents`." }),
     shipping_cents: z.number().int().min(0).openapi({ description: "Your store's shipping charge on this order." }),
     total_cents: z.number().int().min(0).openapi({ description: "`subtotal_cents` + `shipping_cents`: what the buyer paid for your part." }),
-    currency: z.literal("USD"),
+    currency: z.literal(CURRENCY),
     carrier: z.string().nullable().openapi({ description: "The carrier you named when you shipped; null until then, or if you named none." }),
     tracking_number: z.string().nullable().openapi({ description: "The tracking number you gave when you shipped; null until then." }),
     shipped_at: Timestamp.nullable(),

@@ -1,7 +1,6 @@
-import { db, type Prisma } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
+import { isUuid } from "@/lib/ids";
 import { cleanSearchTerm, containsPattern } from "./text";
-
-type Db = Prisma.TransactionClient | ReturnType<typeof db>;
 
 export interface ProductMatch {
   id: string;
@@ -20,7 +19,7 @@ export const PRODUCT_MATCHES_MAX = 20;
  * by title (case-insensitive, anywhere): publicly listed products only, so that a product another
  * store has described but not yet published stays private.
  */
-export async function findProductsToAttach(client: Db, term: unknown): Promise<ProductMatch[]> {
+export async function findProductsToAttach(client: DbClient, term: unknown): Promise<ProductMatch[]> {
   const q = cleanSearchTerm(term);
   if (q === "") return [];
   const digits = q.replace(/[\s-]/g, "");
@@ -34,7 +33,7 @@ export async function findProductsToAttach(client: Db, term: unknown): Promise<P
     .sort((a, b) => a.title.localeCompare(b.title));
 }
 
-async function titleMatches(client: Db, q: string): Promise<string[]> {
+async function titleMatches(client: DbClient, q: string): Promise<string[]> {
   const pattern = containsPattern(q);
   const rows = await client.$queryRaw<{ id: string }[]>`
     SELECT id::text AS id FROM products
@@ -45,8 +44,8 @@ async function titleMatches(client: Db, q: string): Promise<string[]> {
 }
 
 /** The product a listing form is about, when it may be attached to (publicly listed). */
-export async function productToAttach(client: Db, id: unknown): Promise<ProductMatch | null> {
-  if (typeof id !== "string" || !/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(id)) return null;
+export async function productToAttach(client: DbClient, id: unknown): Promise<ProductMatch | null> {
+  if (!isUuid(id)) return null;
   const r = await client.product.findFirst({
     where: { id, publiclyListed: true },
     select: { id: true, slug: true, title: true, gtin: true, brand: { select: { name: true } }, category: { select: { name: true } } },
@@ -61,7 +60,7 @@ export interface CategoryOption {
 }
 
 /** Categories a new product can go in: active leaves under active ancestors, in tree order. */
-export async function leafCategoryOptions(client: Db): Promise<CategoryOption[]> {
+export async function leafCategoryOptions(client: DbClient): Promise<CategoryOption[]> {
   const rows = await client.$queryRaw<{ slug: string; label: string }[]>`
     SELECT c.slug,
            (SELECT string_agg(a.name, ' › ' ORDER BY nlevel(a.path)) FROM categories a WHERE a.path @> c.path) AS label
@@ -77,7 +76,7 @@ export interface BrandOption {
   name: string;
 }
 
-export async function brandOptions(client: Db): Promise<BrandOption[]> {
+export async function brandOptions(client: DbClient): Promise<BrandOption[]> {
   return client.brand.findMany({ select: { slug: true, name: true }, orderBy: { name: "asc" } });
 }
 
@@ -87,6 +86,6 @@ export interface TemplateOption {
 }
 
 /** The store's shipping templates for a listing form's select, by name. */
-export async function shippingTemplateOptions(client: Db, storeId: string): Promise<TemplateOption[]> {
+export async function shippingTemplateOptions(client: DbClient, storeId: string): Promise<TemplateOption[]> {
   return client.shippingTemplate.findMany({ where: { storeId }, select: { id: true, name: true }, orderBy: [{ name: "asc" }, { id: "asc" }] });
 }

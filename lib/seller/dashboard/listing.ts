@@ -1,14 +1,11 @@
-import { db, type Prisma } from "@/lib/db";
-
-type Db = Prisma.TransactionClient | ReturnType<typeof db>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import type { DbClient } from "@/lib/db";
+import { UUID } from "@/lib/ids";
 
 /**
  * A listing of the store with its product, for the dashboard's edit page; null for anything that
  * is not one of this store's listing ids (the page answers 404 either way).
  */
-export async function listingForEdit(client: Db, storeId: string, listingId: string) {
+export async function listingForEdit(client: DbClient, storeId: string, listingId: string) {
   if (!UUID.test(listingId)) return null;
   const row = await client.listing.findFirst({
     where: { id: listingId.toLowerCase(), storeId },

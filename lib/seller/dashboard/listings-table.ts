@@ -1,7 +1,5 @@
-import { db, Prisma } from "@/lib/db";
+import { Prisma, type DbClient } from "@/lib/db";
 import { cleanSearchTerm, containsPattern } from "./text";
-
-type Db = Prisma.TransactionClient | ReturnType<typeof db>;
 
 /** What the dashboard's listings table can show: the API's statuses, plus two groupings. */
 export const LISTING_FILTERS = ["current", "draft", "active", "inactive", "archived", "all"] as const;
@@ -73,7 +71,7 @@ function statusCondition(filter: ListingFilter): Prisma.Sql {
  * product's title: the dashboard's table. The seller API's list has no title search, so this query
  * lives here rather than beside it.
  */
-export async function listingsTable(client: Db, storeId: string, query: ListingsTableQuery): Promise<ListingsTable> {
+export async function listingsTable(client: DbClient, storeId: string, query: ListingsTableQuery): Promise<ListingsTable> {
   const pattern = containsPattern(query.q);
   const where = Prisma.sql`l.store_id = ${storeId}::uuid AND ${statusCondition(query.filter)}
     AND (${query.q} = '' OR l.sku ILIKE ${pattern} ESCAPE '\\' OR p.title ILIKE ${pattern} ESCAPE '\\')`;

@@ -1,8 +1,5 @@
-import { db, type Prisma } from "@/lib/db";
-
-type Db = Prisma.TransactionClient | ReturnType<typeof db>;
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+import type { Prisma, DbClient } from "@/lib/db";
+import { UUID } from "@/lib/ids";
 
 const TEMPLATE_SELECT = {
   id: true,
@@ -18,7 +15,7 @@ const TEMPLATE_SELECT = {
 } satisfies Prisma.ShippingTemplateSelect;
 
 /** Every shipping template of the store with its rates and how many listings use it, newest first. */
-export async function shippingTemplatesOfStore(client: Db, storeId: string) {
+export async function shippingTemplatesOfStore(client: DbClient, storeId: string) {
   return client.shippingTemplate.findMany({
     where: { storeId },
     select: TEMPLATE_SELECT,
@@ -27,7 +24,7 @@ export async function shippingTemplatesOfStore(client: Db, storeId: string) {
 }
 
 /** One template of the store, or null for any id that is not one of its templates. */
-export async function shippingTemplateForEdit(client: Db, storeId: string, templateId: string) {
+export async function shippingTemplateForEdit(client: DbClient, storeId: string, templateId: string) {
   if (!UUID.test(templateId)) return null;
   return client.shippingTemplate.findFirst({ where: { id: templateId.toLowerCase(), storeId }, select: TEMPLATE_SELECT });
 }

@@ -1,7 +1,6 @@
-import { db, type Prisma } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
 import { seal, unseal } from "@/lib/keys";
-
-type Db = Prisma.TransactionClient | ReturnType<typeof db>;
+import { UUID } from "@/lib/ids";
 
 /**
  * A secret the dashboard shows exactly once (a new API key, a webhook signing secret). The form's
@@ -20,7 +19,7 @@ export interface RevealOwner {
 }
 
 /** Holds `secret` for one view; call it in the transaction that made the secret. Answers the reveal's id. */
-export async function holdSecret(client: Db, owner: RevealOwner, kind: RevealKind, subjectId: string, secret: string, now = new Date()): Promise<string> {
+export async function holdSecret(client: DbClient, owner: RevealOwner, kind: RevealKind, subjectId: string, secret: string, now = new Date()): Promise<string> {
   // Unopened reveals past their expiry, and shown ones after a day, are of no use to anyone.
   await client.secretReveal.deleteMany({
     where: { OR: [{ expiresAt: { lt: now } , consumedAt: null }, { consumedAt: { lt: new Date(now.getTime() - 24 * 60 * 60 * 1000) } }] },
@@ -38,10 +37,8 @@ export async function holdSecret(client: Db, owner: RevealOwner, kind: RevealKin
  */
 export type Reveal = { state: "revealed"; secret: string } | { state: "already_shown" } | null;
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** Reveals the secret held for `subjectId` (the newest, or the one `revealId` names) once. */
-export async function revealSecret(client: Db, owner: RevealOwner, kind: RevealKind, subjectId: string, revealId?: string): Promise<Reveal> {
+export async function revealSecret(client: DbClient, owner: RevealOwner, kind: RevealKind, subjectId: string, revealId?: string): Promise<Reveal> {
   if (revealId !== undefined && !UUID.test(revealId)) return null;
   if (subjectId.length > 100 || subjectId.includes("\u0000")) return null;
   const where = { userId: owner.userId, storeId: owner.storeId, kind, subjectId, ...(revealId ? { id: revealId } : {}) };

@@ -1,6 +1,4 @@
-import { db, type Prisma } from "@/lib/db";
-
-type Db = Prisma.TransactionClient | ReturnType<typeof db>;
+import type { DbClient } from "@/lib/db";
 
 export interface OwnedStore {
   id: string;
@@ -13,7 +11,7 @@ export interface OwnedStore {
  * The store with this slug when `userId` owns it, else null: the dashboard answers 404 for a store
  * that exists but is someone else's, exactly as for one that does not exist.
  */
-export async function ownedStore(client: Db, userId: string, slug: string): Promise<OwnedStore | null> {
+export async function ownedStore(client: DbClient, userId: string, slug: string): Promise<OwnedStore | null> {
   if (slug.length > 100) return null;
   const row = await client.storeOwner.findFirst({
     where: { userId, store: { slug } },

@@ -1,8 +1,10 @@
+import type { DbClient } from "@/lib/db";
 import { slugify } from "@/lib/catalog/slug";
 import { randomBytes } from "node:crypto";
 import { AppError } from "@/lib/errors";
 import type { CreateListingInput, ListingData } from "@/lib/schemas/seller/listings";
-import { type Db, isStoreTemplate, isUuid, readListing, skuTaken, templateNotFound } from "./listing-row";
+import { isUuid } from "@/lib/ids";
+import { isStoreTemplate, readListing, skuTaken, templateNotFound } from "./listing-row";
 
 type NewProductInput = NonNullable<CreateListingInput["product"]>;
 
@@ -11,7 +13,7 @@ type NewProductInput = NonNullable<CreateListingInput["product"]>;
  * `gtin`) or on a product it describes (`product`), created here unlisted and remembered as the
  * store's, so that its first published listing lists it. Runs in the caller's transaction.
  */
-export async function createListing(db: Db, storeId: string, input: CreateListingInput): Promise<ListingData> {
+export async function createListing(db: DbClient, storeId: string, input: CreateListingInput): Promise<ListingData> {
   const productId = await resolveProduct(db, storeId, input);
   if (input.shipping_template_id !== undefined && !(await isStoreTemplate(db, storeId, input.shipping_template_id))) {
     throw templateNotFound(input.shipping_template_id);
@@ -29,7 +31,7 @@ export async function createListing(db: Db, storeId: string, input: CreateListin
   return readListing(db, storeId, inserted[0].id);
 }
 
-async function resolveProduct(db: Db, storeId: string, input: CreateListingInput): Promise<string> {
+async function resolveProduct(db: DbClient, storeId: string, input: CreateListingInput): Promise<string> {
   if (input.product_id !== undefined) {
     const id = input.product_id;
     const rows = isUuid(id) ? await db.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM products WHERE id = ${id}::uuid` : [];
@@ -49,7 +51,7 @@ function productNotFound(message: string, param: string): AppError {
   return new AppError("product_not_found", message, param, { asInvalidRequest: true });
 }
 
-async function createProduct(db: Db, storeId: string, product: NewProductInput): Promise<string> {
+async function createProduct(db: DbClient, storeId: string, product: NewProductInput): Promise<string> {
   const [category] = await db.$queryRaw<{ id: string }[]>`
     SELECT id::text AS id FROM categories WHERE slug = ${product.category} AND active`;
   if (!category) throw new AppError("category_not_found", `No active category has the slug '${product.category}'.`, "product.category");
@@ -88,7 +90,7 @@ async function createProduct(db: Db, storeId: string, product: NewProductInput):
   throw new Error("no free product slug after 8 attempts");
 }
 
-async function gtinTaken(db: Db, gtin: string): Promise<boolean> {
+async function gtinTaken(db: DbClient, gtin: string): Promise<boolean> {
   return (await db.$queryRaw<unknown[]>`SELECT 1 FROM products WHERE gtin = ${gtin}`).length > 0;
 }
 

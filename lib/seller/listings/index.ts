@@ -5,4 +5,3 @@ export { updateListing } from "./update-listing";
 export { publishListing } from "./publish-listing";
 export { setListingStatus } from "./set-listing-status";
 export { listListings, type ListingPage } from "./list-listings";
-export type { Db } from "./listing-row";

@@ -1,8 +1,8 @@
-import { Prisma } from "@/lib/db";
+import { Prisma, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { ListingData, ListListingsQueryData } from "@/lib/schemas/seller/listings";
 import { decodeFeedCursor, decodeNewestFirstCursor, encodeCursor } from "../cursor";
-import { type Db, LISTING_COLUMNS, type ListingRow, toListing } from "./listing-row";
+import { LISTING_COLUMNS, type ListingRow, toListing } from "./listing-row";
 
 export interface ListingPage {
   list: ListingData[];
@@ -16,7 +16,7 @@ const FEED_CURSOR = "listings_feed";
  * GET /listings. Without `updated_since`: the store's listings newest first (created_at desc, id
  * desc), archived ones only when `status=archived` asks for them. With it: the sync feed.
  */
-export async function listListings(db: Db, storeId: string, query: ListListingsQueryData): Promise<ListingPage> {
+export async function listListings(db: DbClient, storeId: string, query: ListListingsQueryData): Promise<ListingPage> {
   if (query.updated_since !== undefined) {
     if (query.status !== undefined) {
       throw new AppError("parameter_invalid", "Invalid 'status': the sync feed (updated_since) lists every state; filter on your side.", "status");
@@ -55,7 +55,7 @@ export async function listListings(db: Db, storeId: string, query: ListListingsQ
  * (change_seq < pg_snapshot_xmin of the statement's snapshot); a row of a later transaction waits
  * until every older one has ended, and can therefore never land behind a client's cursor.
  */
-async function listingFeed(db: Db, storeId: string, since: Date, limit: number, cursor: string | undefined): Promise<ListingPage> {
+async function listingFeed(db: DbClient, storeId: string, since: Date, limit: number, cursor: string | undefined): Promise<ListingPage> {
   let after = Prisma.empty;
   if (cursor !== undefined) {
     const { seq, id } = decodeFeedCursor(FEED_CURSOR, cursor);

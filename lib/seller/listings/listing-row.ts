@@ -1,12 +1,8 @@
-import { Prisma, type PrismaClient } from "@/lib/db";
+import { Prisma, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 import type { ListingData, ListingStatusValue } from "@/lib/schemas/seller/listings";
-
-/** Where a use case reads and writes: the caller's transaction, or the client itself. */
-export type Db = Prisma.TransactionClient | PrismaClient;
-
-const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-export const isUuid = (value: string) => UUID.test(value);
+import { CURRENCY } from "@/lib/currency";
 
 /** RFC 3339 UTC with milliseconds, made by the database so both modes answer alike. */
 const iso = (column: string) => Prisma.raw(`to_char(${column} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
@@ -31,7 +27,7 @@ export function toListing(row: ListingRow): ListingData {
     condition: row.condition,
     price_cents: Number(row.price_cents),
     list_price_cents: Number(row.list_price_cents),
-    currency: "USD",
+    currency: CURRENCY,
     quantity: Number(row.quantity),
     allow_backorder: row.allow_backorder,
     shipping_template_id: row.shipping_template_id,
@@ -47,7 +43,7 @@ export function listingNotFound(id: string, param?: string): AppError {
 }
 
 /** The store's listing as it is now (no lock); 404 for anything else, another store's included. */
-export async function readListing(db: Db, storeId: string, id: string): Promise<ListingData> {
+export async function readListing(db: DbClient, storeId: string, id: string): Promise<ListingData> {
   if (!isUuid(id)) throw listingNotFound(id);
   const [row] = await db.$queryRaw<ListingRow[]>`
     SELECT ${LISTING_COLUMNS} FROM listings l JOIN products p ON p.id = l.product_id
@@ -74,7 +70,7 @@ export interface LockedListing {
  * The store's listing, locked until the caller's transaction ends (SELECT ... FOR UPDATE), so a
  * read-check-write of one request never interleaves with another's on the same row.
  */
-export async function lockListing(db: Db, storeId: string, id: string): Promise<LockedListing> {
+export async function lockListing(db: DbClient, storeId: string, id: string): Promise<LockedListing> {
   if (!isUuid(id)) throw listingNotFound(id);
   const [row] = await db.$queryRaw<LockedListing[]>`
     SELECT id::text AS id, status::text AS status, sku, condition::text AS condition, allow_backorder, price_cents, list_price_cents, quantity,
@@ -85,7 +81,7 @@ export async function lockListing(db: Db, storeId: string, id: string): Promise<
 }
 
 /** True when `templateId` is a shipping template of the store. */
-export async function isStoreTemplate(db: Db, storeId: string, templateId: string): Promise<boolean> {
+export async function isStoreTemplate(db: DbClient, storeId: string, templateId: string): Promise<boolean> {
   if (!isUuid(templateId)) return false;
   const rows = await db.$queryRaw<unknown[]>`
     SELECT 1 FROM shipping_templates WHERE id = ${templateId}::uuid AND store_id = ${storeId}::uuid`;
@@ -131,7 +127,7 @@ export function invalidTransition(current: ListingStatusValue, attempted: string
  * What publishing (or re-activating) needs, in the contract's order: a price, a product and a
  * shipping template of the same store. Throws `listing_incomplete` naming the first missing one.
  */
-export async function assertPublishable(db: Db, storeId: string, listing: LockedListing): Promise<void> {
+export async function assertPublishable(db: DbClient, storeId: string, listing: LockedListing): Promise<void> {
   if (!(listing.price_cents > 0)) {
     throw new AppError("listing_incomplete", "The listing needs a price before it can be published.", "price_cents");
   }

@@ -1,5 +1,6 @@
+import type { DbClient } from "@/lib/db";
 import type { ListingData } from "@/lib/schemas/seller/listings";
-import { assertPublishable, type Db, invalidTransition, lockListing, readListing } from "./listing-row";
+import { assertPublishable, invalidTransition, lockListing, readListing } from "./listing-row";
 
 /**
  * POST /listings/{id}/publish: draft -> active, the only way out of draft. Needs a price, a
@@ -7,7 +8,7 @@ import { assertPublishable, type Db, invalidTransition, lockListing, readListing
  * `published_at` is set now and kept for good; a product the store described through the API,
  * never published before, becomes publicly listed with it (the search index follows by trigger).
  */
-export async function publishListing(db: Db, storeId: string, id: string): Promise<ListingData> {
+export async function publishListing(db: DbClient, storeId: string, id: string): Promise<ListingData> {
   const listing = await lockListing(db, storeId, id);
   if (listing.status !== "draft") throw invalidTransition(listing.status, "published");
   await assertPublishable(db, storeId, listing);

@@ -1,12 +1,13 @@
+import type { DbClient } from "@/lib/db";
 import type { ListingData, SetListingStatusInput } from "@/lib/schemas/seller/listings";
-import { assertPublishable, type Db, invalidTransition, lockListing, readListing } from "./listing-row";
+import { assertPublishable, invalidTransition, lockListing, readListing } from "./listing-row";
 
 /**
  * POST /listings/{id}/status: active <-> inactive, and any state -> archived (terminal). Every
  * other move (a draft set active, a state set to itself, anything out of archived) is a 409
  * `invalid_transition` naming the current state. Re-activating checks what publishing checks.
  */
-export async function setListingStatus(db: Db, storeId: string, id: string, input: SetListingStatusInput): Promise<ListingData> {
+export async function setListingStatus(db: DbClient, storeId: string, id: string, input: SetListingStatusInput): Promise<ListingData> {
   const listing = await lockListing(db, storeId, id);
   const from = listing.status;
   const to = input.status;

@@ -1,7 +1,7 @@
-import { Prisma } from "@/lib/db";
+import { Prisma, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { ListingData, UpdateListingInput } from "@/lib/schemas/seller/listings";
-import { type Db, isStoreTemplate, isUniqueViolation, lockListing, readListing, skuTaken, templateNotFound } from "./listing-row";
+import { isStoreTemplate, isUniqueViolation, lockListing, readListing, skuTaken, templateNotFound } from "./listing-row";
 
 /**
  * PATCH /listings/{id}: changes the fields given. An archived listing is read-only; the list
@@ -9,7 +9,7 @@ import { type Db, isStoreTemplate, isUniqueViolation, lockListing, readListing, 
  * reason `update`. The row is locked first, so a concurrent inventory batch waits for this
  * change (or this for it) and neither is lost. A request that changes nothing writes nothing.
  */
-export async function updateListing(db: Db, storeId: string, id: string, input: UpdateListingInput): Promise<ListingData> {
+export async function updateListing(db: DbClient, storeId: string, id: string, input: UpdateListingInput): Promise<ListingData> {
   const current = await lockListing(db, storeId, id);
   if (current.status === "archived") {
     throw new AppError("listing_archived", "The listing is archived; an archived listing is read-only.");

@@ -1,5 +1,5 @@
-import { Prisma } from "@/lib/db";
-import type { Db, Page } from "@/lib/orders/common";
+import { Prisma, type DbClient } from "@/lib/db";
+import type { Page } from "@/lib/orders/common";
 import type { ListOrdersQueryData, OrderPartData } from "@/lib/schemas/seller/orders";
 import { decodeFeedCursor, decodeNewestFirstCursor, encodeCursor } from "../cursor";
 import { loadOrderParts } from "./order-part";
@@ -14,7 +14,7 @@ const FEED_CURSOR = "order_parts_feed";
  * order id), handed out only once every older transaction has ended, so a write that commits
  * late never lands behind a client's cursor.
  */
-export async function listOrderParts(db: Db, storeId: string, query: ListOrdersQueryData): Promise<Page<OrderPartData>> {
+export async function listOrderParts(db: DbClient, storeId: string, query: ListOrdersQueryData): Promise<Page<OrderPartData>> {
   const feed = query.updated_since !== undefined;
   let after = Prisma.empty;
   if (query.cursor !== undefined) {

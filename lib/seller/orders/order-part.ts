@@ -1,8 +1,9 @@
-import type { Prisma } from "@/lib/db";
-import { orderNotFound, orderRefWhere, type Db } from "@/lib/orders/common";
+import type { Prisma, DbClient } from "@/lib/db";
+import { orderNotFound, orderRefWhere } from "@/lib/orders/common";
 import { toOrderLine } from "@/lib/orders/shape";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
 import type { OrderPartData } from "@/lib/schemas/seller/orders";
+import { CURRENCY } from "@/lib/currency";
 
 /**
  * A store's part of an order as the seller API shows it (`order_part`): the store's lines,
@@ -30,7 +31,7 @@ function toOrderPart(row: PartRow): OrderPartData {
     subtotal_cents: subtotal,
     shipping_cents: row.shippingCents,
     total_cents: subtotal + row.shippingCents,
-    currency: row.order.currency as "USD",
+    currency: row.order.currency as typeof CURRENCY,
     carrier: row.carrier,
     tracking_number: row.trackingNumber,
     shipped_at: row.shippedAt?.toISOString() ?? null,
@@ -44,7 +45,7 @@ function toOrderPart(row: PartRow): OrderPartData {
 }
 
 /** The store's parts of these orders, in the order of `orderIds`. */
-export async function loadOrderParts(db: Db, storeId: string, orderIds: string[]): Promise<OrderPartData[]> {
+export async function loadOrderParts(db: DbClient, storeId: string, orderIds: string[]): Promise<OrderPartData[]> {
   if (orderIds.length === 0) return [];
   const rows = await db.orderStore.findMany({ where: { storeId, orderId: { in: orderIds } }, include: PART_INCLUDE });
   const byId = new Map(rows.map((r) => [r.orderId, r]));
@@ -55,7 +56,7 @@ export async function loadOrderParts(db: Db, storeId: string, orderIds: string[]
 }
 
 /** GET /orders/{number}: by the order's number (any case) or id; another store's order is not found. */
-export async function getOrderPart(db: Db, storeId: string, ref: string): Promise<OrderPartData> {
+export async function getOrderPart(db: DbClient, storeId: string, ref: string): Promise<OrderPartData> {
   const where = orderRefWhere(ref);
   const row = where ? await db.orderStore.findFirst({ where: { storeId, order: where }, include: PART_INCLUDE }) : null;
   if (!row) throw orderNotFound(ref);

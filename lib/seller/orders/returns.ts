@@ -1,4 +1,5 @@
-import type { Db, Page } from "@/lib/orders/common";
+import type { DbClient } from "@/lib/db";
+import type { Page } from "@/lib/orders/common";
 import { getDeskReturn, listDeskReturns, moveReturn, type DeskReturn, type ReturnMove } from "@/lib/returns";
 import type { ListReturnsQueryData, StoreReturnData } from "@/lib/schemas/seller/orders";
 
@@ -25,18 +26,18 @@ function toStoreReturn(desk: DeskReturn): StoreReturnData {
 }
 
 /** GET /returns: the store's returns, newest first. */
-export async function listStoreReturns(db: Db, storeId: string, query: ListReturnsQueryData): Promise<Page<StoreReturnData>> {
+export async function listStoreReturns(db: DbClient, storeId: string, query: ListReturnsQueryData): Promise<Page<StoreReturnData>> {
   const page = await listDeskReturns(db, [storeId], query);
   return { list: page.list.map(toStoreReturn), next_cursor: page.next_cursor };
 }
 
 /** GET /returns/{id}. */
-export async function getStoreReturn(db: Db, storeId: string, id: string): Promise<StoreReturnData> {
+export async function getStoreReturn(db: DbClient, storeId: string, id: string): Promise<StoreReturnData> {
   return toStoreReturn(await getDeskReturn(db, [storeId], id));
 }
 
 /** POST /returns/{id}/{move}, in the request's transaction: the return after the move. */
-export async function moveStoreReturn(tx: Db, storeId: string, id: string, move: ReturnMove): Promise<StoreReturnData> {
+export async function moveStoreReturn(tx: DbClient, storeId: string, id: string, move: ReturnMove): Promise<StoreReturnData> {
   const moved = await moveReturn(tx, [storeId], id, move);
   return getStoreReturn(tx, storeId, moved.id);
 }

@@ -1,8 +1,9 @@
+import type { DbClient } from "@/lib/db";
 import type { CreateShippingTemplateInput, ShippingTemplateData } from "@/lib/schemas/seller/shipping";
-import { type Db, rateRows, toShippingTemplate, WITH_RATES } from "./shape";
+import { rateRows, toShippingTemplate, WITH_RATES } from "./shape";
 
 /** A new template of `storeId` with its rates, written in the caller's transaction. */
-export async function createShippingTemplate(db: Db, storeId: string, input: CreateShippingTemplateInput): Promise<ShippingTemplateData> {
+export async function createShippingTemplate(db: DbClient, storeId: string, input: CreateShippingTemplateInput): Promise<ShippingTemplateData> {
   const template = await db.shippingTemplate.create({
     data: { storeId, name: input.name, handlingDays: input.handling_days },
     select: { id: true },

@@ -2,4 +2,3 @@ export { createShippingTemplate } from "./create";
 export { getShippingTemplate } from "./get";
 export { listShippingTemplates, type ShippingTemplatePage } from "./list";
 export { updateShippingTemplate } from "./update";
-export type { Db } from "./shape";

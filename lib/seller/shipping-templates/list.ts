@@ -1,6 +1,8 @@
+import type { DbClient } from "@/lib/db";
 import type { ShippingTemplateData, ShippingTemplateListOptions } from "@/lib/schemas/seller/shipping";
 import { badCursor, decodeCursor, encodeCursor } from "../cursor";
-import { type Db, isUuid, toShippingTemplate, WITH_RATES } from "./shape";
+import { isUuid } from "@/lib/ids";
+import { toShippingTemplate, WITH_RATES } from "./shape";
 
 const CURSOR_KIND = "shipping_templates";
 
@@ -14,7 +16,7 @@ export interface ShippingTemplatePage {
  * The templates of `storeId`, newest first (ties by id), `limit` per page. The cursor holds the
  * last row's creation time and id, so a page continues exactly after it.
  */
-export async function listShippingTemplates(db: Db, storeId: string, options: ShippingTemplateListOptions): Promise<ShippingTemplatePage> {
+export async function listShippingTemplates(db: DbClient, storeId: string, options: ShippingTemplateListOptions): Promise<ShippingTemplatePage> {
   const after = options.cursor === undefined ? undefined : decodePosition(options.cursor);
   const rows = await db.shippingTemplate.findMany({
     where: {

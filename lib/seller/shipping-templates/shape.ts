@@ -1,9 +1,7 @@
-import type { Prisma, PrismaClient } from "@/lib/db";
+import type { Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { isUuid } from "@/lib/ids";
 import type { ShippingTemplateData } from "@/lib/schemas/seller/shipping";
-
-/** Where a use case reads and writes: the caller's transaction, or the client itself. */
-export type Db = Prisma.TransactionClient | PrismaClient;
 
 /** Rates in the order the seller sent them (the seed's, which carry no order, by region and service). */
 export const WITH_RATES = {
@@ -47,12 +45,6 @@ export function rateRows(
     maxDays: rate.max_days,
     position,
   }));
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-export function isUuid(value: string): boolean {
-  return UUID.test(value);
 }
 
 /** Unknown, malformed and other stores' ids alike: a key sees only its own store. */

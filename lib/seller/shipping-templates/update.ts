@@ -1,14 +1,15 @@
-import { Prisma } from "@/lib/db";
+import { Prisma, type DbClient } from "@/lib/db";
 import type { ShippingTemplateData, UpdateShippingTemplateInput } from "@/lib/schemas/seller/shipping";
 import { getShippingTemplate } from "./get";
-import { type Db, isUuid, rateRows, shippingTemplateNotFound } from "./shape";
+import { isUuid } from "@/lib/ids";
+import { rateRows, shippingTemplateNotFound } from "./shape";
 
 /**
  * Changes the given fields of one template of `storeId`; `rates` replaces every rate. The row is
  * locked first, so two updates of one template run one after the other (never a mix of both
  * rate sets). Fields left out keep their value; a body with none changes nothing.
  */
-export async function updateShippingTemplate(db: Db, storeId: string, id: string, input: UpdateShippingTemplateInput): Promise<ShippingTemplateData> {
+export async function updateShippingTemplate(db: DbClient, storeId: string, id: string, input: UpdateShippingTemplateInput): Promise<ShippingTemplateData> {
   if (!isUuid(id)) throw shippingTemplateNotFound(id);
   const templateId = id.toLowerCase();
   const locked = await db.$queryRaw<{ id: string }[]>(Prisma.sql`

@@ -1,8 +1,9 @@
 import { randomUUID } from "node:crypto";
-import type { Prisma } from "@/lib/db";
+import type { Prisma, DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { QUEUES, sendInTransaction } from "@/lib/jobs/queue";
-import { afterCursor, isUuid, NEWEST_FIRST, pageOf, type Db, type Page } from "@/lib/orders/common";
+import { isUuid } from "@/lib/ids";
+import { afterCursor, NEWEST_FIRST, pageOf, type Page } from "@/lib/orders/common";
 import type { ListWebhookDeliveriesQueryData, WebhookDeliveryData, WebhookEventType } from "@/lib/schemas/seller/webhooks";
 import type { DeliveryJob } from "@/lib/webhooks/deliver";
 import { webhookEndpointNotFound } from "./endpoints";
@@ -35,7 +36,7 @@ function deliveryNotFound(id: string): AppError {
 }
 
 /** The store's deliveries, newest first; of one endpoint, in one status. */
-export async function listWebhookDeliveries(db: Db, storeId: string, query: ListWebhookDeliveriesQueryData): Promise<Page<WebhookDeliveryData>> {
+export async function listWebhookDeliveries(db: DbClient, storeId: string, query: ListWebhookDeliveriesQueryData): Promise<Page<WebhookDeliveryData>> {
   if (query.endpoint_id !== undefined) {
     const mine = isUuid(query.endpoint_id) && (await db.webhookEndpoint.count({ where: { id: query.endpoint_id, storeId } })) > 0;
     if (!mine) throw webhookEndpointNotFound(query.endpoint_id, "endpoint_id");
@@ -53,13 +54,13 @@ export async function listWebhookDeliveries(db: Db, storeId: string, query: List
   return pageOf("webhook_deliveries", rows, query.limit, toWebhookDelivery);
 }
 
-async function findDelivery(db: Db, storeId: string, id: string): Promise<DeliveryRow & { endpoint: { status: string } | null }> {
+async function findDelivery(db: DbClient, storeId: string, id: string): Promise<DeliveryRow & { endpoint: { status: string } | null }> {
   const row = isUuid(id) ? await db.webhookDelivery.findFirst({ where: { id, endpoint: { storeId } }, include: { endpoint: { select: { status: true } } } }) : null;
   if (!row) throw deliveryNotFound(id);
   return row;
 }
 
-export async function getWebhookDelivery(db: Db, storeId: string, id: string): Promise<WebhookDeliveryData> {
+export async function getWebhookDelivery(db: DbClient, storeId: string, id: string): Promise<WebhookDeliveryData> {
   return toWebhookDelivery(await findDelivery(db, storeId, id));
 }
 
@@ -68,7 +69,7 @@ export async function getWebhookDelivery(db: Db, storeId: string, id: string): P
  * same `webhook-id` and body, so a receiver that has it already can tell), attempted at once and
  * retried like any other.
  */
-export async function replayWebhookDelivery(tx: Db, storeId: string, id: string, now = new Date()): Promise<WebhookDeliveryData> {
+export async function replayWebhookDelivery(tx: DbClient, storeId: string, id: string, now = new Date()): Promise<WebhookDeliveryData> {
   const original = await findDelivery(tx, storeId, id);
   if (original.endpoint?.status !== "enabled") {
     throw new AppError("webhook_endpoint_disabled", "The endpoint of this delivery is disabled: enable it before replaying to it.");

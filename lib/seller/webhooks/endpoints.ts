@@ -1,8 +1,9 @@
 import { config } from "@/lib/config";
-import type { Prisma } from "@/lib/db";
+import type { Prisma, DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { checkOutboundUrl, OutboundError } from "@/lib/net/outbound";
-import { afterCursor, isUuid, NEWEST_FIRST, pageOf, type Db, type Page } from "@/lib/orders/common";
+import { isUuid } from "@/lib/ids";
+import { afterCursor, NEWEST_FIRST, pageOf, type Page } from "@/lib/orders/common";
 import {
   WEBHOOK_LIMITS,
   type CreateWebhookEndpointData,
@@ -53,7 +54,7 @@ async function checkUrl(url: string): Promise<string> {
   return url;
 }
 
-async function findEndpoint(db: Db, storeId: string, id: string, param?: string): Promise<EndpointRow> {
+async function findEndpoint(db: DbClient, storeId: string, id: string, param?: string): Promise<EndpointRow> {
   const row = isUuid(id) ? await db.webhookEndpoint.findFirst({ where: { id, storeId } }) : null;
   if (!row) throw webhookEndpointNotFound(id, param);
   return row;
@@ -66,7 +67,7 @@ export function signingSecrets(row: EndpointRow, now: Date): string[] {
   return secrets;
 }
 
-export async function createWebhookEndpoint(tx: Db, storeId: string, input: CreateWebhookEndpointData): Promise<WebhookEndpointWithSecretData> {
+export async function createWebhookEndpoint(tx: DbClient, storeId: string, input: CreateWebhookEndpointData): Promise<WebhookEndpointWithSecretData> {
   const url = await checkUrl(input.url);
   // Counted under a lock of the store's row, so two creations cannot both take the last place.
   await tx.$queryRaw`SELECT id FROM stores WHERE id = ${storeId}::uuid FOR UPDATE`;
@@ -80,16 +81,16 @@ export async function createWebhookEndpoint(tx: Db, storeId: string, input: Crea
   return { ...toWebhookEndpoint(row), secret };
 }
 
-export async function listWebhookEndpoints(db: Db, storeId: string, query: ListWebhookEndpointsQueryData): Promise<Page<WebhookEndpointData>> {
+export async function listWebhookEndpoints(db: DbClient, storeId: string, query: ListWebhookEndpointsQueryData): Promise<Page<WebhookEndpointData>> {
   const rows = await db.webhookEndpoint.findMany({ where: { storeId, ...afterCursor("webhook_endpoints", query) }, orderBy: NEWEST_FIRST, take: query.limit + 1 });
   return pageOf("webhook_endpoints", rows, query.limit, (r) => toWebhookEndpoint(r));
 }
 
-export async function getWebhookEndpoint(db: Db, storeId: string, id: string): Promise<WebhookEndpointData> {
+export async function getWebhookEndpoint(db: DbClient, storeId: string, id: string): Promise<WebhookEndpointData> {
   return toWebhookEndpoint(await findEndpoint(db, storeId, id));
 }
 
-export async function updateWebhookEndpoint(tx: Db, storeId: string, id: string, input: UpdateWebhookEndpointData): Promise<WebhookEndpointData> {
+export async function updateWebhookEndpoint(tx: DbClient, storeId: string, id: string, input: UpdateWebhookEndpointData): Promise<WebhookEndpointData> {
   const current = await findEndpoint(tx, storeId, id);
   const url = input.url === undefined ? undefined : await checkUrl(input.url);
   const status = input.status;
@@ -106,7 +107,7 @@ export async function updateWebhookEndpoint(tx: Db, storeId: string, id: string,
   return toWebhookEndpoint(row);
 }
 
-export async function deleteWebhookEndpoint(tx: Db, storeId: string, id: string): Promise<{ id: string; object: "webhook_endpoint"; deleted: true }> {
+export async function deleteWebhookEndpoint(tx: DbClient, storeId: string, id: string): Promise<{ id: string; object: "webhook_endpoint"; deleted: true }> {
   const row = await findEndpoint(tx, storeId, id);
   // Its deliveries go with it (ON DELETE CASCADE); a job still queued for one then finds nothing.
   await tx.webhookEndpoint.delete({ where: { id: row.id } });
@@ -118,7 +119,7 @@ export async function deleteWebhookEndpoint(tx: Db, storeId: string, id: string)
  * WEBHOOK_LIMITS.rotationOverlapHours, so receivers can switch without missing an event; a second
  * rotation within that time drops the oldest.
  */
-export async function rotateWebhookSecret(tx: Db, storeId: string, id: string, now = new Date()): Promise<WebhookEndpointWithSecretData> {
+export async function rotateWebhookSecret(tx: DbClient, storeId: string, id: string, now = new Date()): Promise<WebhookEndpointWithSecretData> {
   const row = await findEndpoint(tx, storeId, id);
   const secret = newSigningSecret();
   const updated = await tx.webhookEndpoint.update({
@@ -133,6 +134,6 @@ export async function rotateWebhookSecret(tx: Db, storeId: string, id: string, n
 }
 
 /** The receiver answered 410 Gone: the endpoint is disabled until the store enables it again. */
-export async function disableGoneEndpoint(db: Db, id: string): Promise<void> {
+export async function disableGoneEndpoint(db: DbClient, id: string): Promise<void> {
   await db.webhookEndpoint.updateMany({ where: { id, status: "enabled" }, data: { status: "disabled", disabledReason: "the receiver answered 410 Gone" } });
 }

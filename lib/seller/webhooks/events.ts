@@ -1,6 +1,6 @@
+import type { DbClient } from "@/lib/db";
 import { randomUUID } from "node:crypto";
 import { QUEUES, sendInTransaction } from "@/lib/jobs/queue";
-import type { Db } from "@/lib/orders/common";
 import type { WebhookEventType } from "@/lib/schemas/seller/webhooks";
 import type { DeliveryJob } from "@/lib/webhooks/deliver";
 import { readListing } from "../listings/listing-row";
@@ -22,7 +22,7 @@ export interface StoreEventRef {
 }
 
 /** Each type's object, as the store's API answers it. */
-const RENDER: Record<WebhookEventType, (tx: Db, storeId: string, id: string) => Promise<unknown>> = {
+const RENDER: Record<WebhookEventType, (tx: DbClient, storeId: string, id: string) => Promise<unknown>> = {
   "order.created": async (tx, storeId, id) => (await loadOrderParts(tx, storeId, [id]))[0],
   "order.canceled": async (tx, storeId, id) => (await loadOrderParts(tx, storeId, [id]))[0],
   "order_part.shipped": async (tx, storeId, id) => (await loadOrderParts(tx, storeId, [id]))[0],
@@ -32,7 +32,7 @@ const RENDER: Record<WebhookEventType, (tx: Db, storeId: string, id: string) => 
   "listing.sold_out": (tx, storeId, id) => readListing(tx, storeId, id),
 };
 
-export async function emitStoreEvents(tx: Db, type: WebhookEventType, refs: readonly StoreEventRef[], now = new Date()): Promise<void> {
+export async function emitStoreEvents(tx: DbClient, type: WebhookEventType, refs: readonly StoreEventRef[], now = new Date()): Promise<void> {
   if (refs.length === 0) return;
   const stores = [...new Set(refs.map((r) => r.storeId))];
   const endpoints = await tx.$queryRaw<{ id: string; store_id: string }[]>`

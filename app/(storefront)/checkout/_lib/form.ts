@@ -5,6 +5,7 @@ import { AppError } from "@/lib/errors";
 import { ADDRESS_LIMITS } from "@/lib/orders/address";
 import type { ExplicitLine } from "@/lib/checkout";
 import { decodeFlash, encodeFlash, type FormFlash } from "@/lib/http/flash";
+import { UUID } from "@/lib/ids";
 
 /**
  * The /checkout form: its field names, reading what it posts, and handing a refusal back to the
@@ -29,7 +30,6 @@ export function fieldOf(param: string | undefined): string | undefined {
 }
 
 const TOKEN = /^[A-Za-z0-9_-]{43}$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The page's one-time token: the order's checkout token (scoped to the storefront). */
 export function checkoutTokenOf(form: Record<string, string>): string {
