@@ -130,7 +130,7 @@ export const CheckoutSummary = z
     subtotal_cents: cents(),
     shipping_cents: cents(),
     total_cents: cents().openapi({ description: "What checking out the cart would charge now." }),
-    currency: z.string().openapi({ example: "USD" }),
+    currency: z.string().openapi({ example: CURRENCY }),
     country: z.string().openapi({ description: "The country shipping was quoted for: the default address's, else US." }),
     agent_orders: z
       .object({

@@ -1,4 +1,5 @@
 import { publicBaseUrl } from "@/lib/config";
+import { CURRENCY } from "@/lib/currency";
 import { VIEW_SCRIPT } from "./script";
 import { VIEW_STYLE } from "./style";
 
@@ -59,7 +60,7 @@ export function viewHtml(name: ViewName, actions: ViewActions): string {
   return (
     `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
     `<title>${VIEWS[name].title}</title><style>${VIEW_STYLE}</style></head>` +
-    `<body data-view="${escapeAttribute(name)}" data-actions="${escapeAttribute(actions)}"><main id="root" aria-live="polite"><p class="muted">Loading…</p></main>` +
+    `<body data-view="${escapeAttribute(name)}" data-actions="${escapeAttribute(actions)}" data-currency="${CURRENCY}"><main id="root" aria-live="polite"><p class="muted">Loading…</p></main>` +
     `<p id="status" class="status" role="status"></p><script>${VIEW_SCRIPT}</script></body></html>`
   );
 }

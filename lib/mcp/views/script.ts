@@ -9,7 +9,7 @@
 export const VIEW_SCRIPT = String.raw`(() => {
 const body = document.body, root = document.getElementById("root"), status = document.getElementById("status");
 const VIEW = body.dataset.view, ACTIONS = body.dataset.actions;
-let nextId = 1, currency = "USD";
+let nextId = 1, currency = body.dataset.currency;
 const pending = new Map();
 const post = (msg) => window.parent.postMessage(Object.assign({ jsonrpc: "2.0" }, msg), "*");
 const request = (method, params) => new Promise((resolve, reject) => { const id = nextId++; pending.set(id, { resolve, reject }); post({ id, method, params }); });
