@@ -358,6 +358,8 @@ describe("a 2025-11-25 client (SDK 1.x)", () => {
     const results = await Promise.all(Array.from({ length: 100 }, () => rawCheckout(p, checkoutArgs())));
     const placed = results.filter((r) => r.result && !r.result.isError);
     const asked = results.filter((r) => r.error?.code === -32042);
+    const others = results.filter((r) => !placed.includes(r) && !asked.includes(r)).map((r) => JSON.stringify(r).slice(0, 300));
+    expect(others, "neither placed nor asked").toEqual([]);
     expect(placed).toHaveLength(1);
     expect(asked).toHaveLength(99);
     expect(await ordersOf(p)).toBe(1);
