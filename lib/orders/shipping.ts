@@ -106,3 +106,8 @@ export function parcelTerms(lines: ReadonlyArray<StoreLineForTerms>): ParcelTerm
     return_window_days: RETURN_WINDOW_DAYS,
   };
 }
+
+/** "4–6 business days", "1 business day": how an estimate reads wherever it is shown. */
+export function businessDays(min: number, max: number): string {
+  return min === max ? `${min} business ${min === 1 ? "day" : "days"}` : `${min}–${max} business days`;
+}
