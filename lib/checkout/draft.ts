@@ -13,12 +13,15 @@ export const DRAFT_FIELDS: Readonly<Record<string, number>> = { email: 254, ...A
 
 export type CheckoutDraft = Partial<Record<string, string>>;
 
-/** The draft fields of posted (or stored) values: known names, strings within their limit, not blank. */
+// Control characters (a NUL cannot even be stored in jsonb) are refused at checkout anyway: not kept.
+const CONTROL = /[\u0000-\u001f\u007f]/;
+
+/** The draft fields of posted (or stored) values: known names, strings within their limit, not blank, printable. */
 export function draftOf(fields: Readonly<Record<string, unknown>>): CheckoutDraft {
   const draft: CheckoutDraft = {};
   for (const [name, max] of Object.entries(DRAFT_FIELDS)) {
     const value = fields[name];
-    if (typeof value === "string" && value.trim() !== "" && value.length <= max) draft[name] = value;
+    if (typeof value === "string" && value.trim() !== "" && value.length <= max && !CONTROL.test(value) && value.isWellFormed()) draft[name] = value;
   }
   return draft;
 }
