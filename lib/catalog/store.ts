@@ -12,7 +12,7 @@ export interface PublicStore {
 }
 
 /** Days after delivery within which an order may be returned (decisions.md, "Returns"); the marketplace's rule for every store. */
-export const RETURN_WINDOW_DAYS = 30;
+export { RETURN_WINDOW_DAYS } from "@/lib/schemas/orders";
 
 const STORE_SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 

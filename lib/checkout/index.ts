@@ -1,5 +1,8 @@
 export { EXPLICIT_LINES_MAX, checkExplicitLines } from "./lines";
 export type { Quote, QuoteChange, QuoteChangeKind, QuoteLine, QuoteLineStatus, QuoteStore } from "./price";
+export { offerTerms } from "./price";
+export { checkoutDraft, DRAFT_FIELDS, draftOf, saveCheckoutDraft, type CheckoutDraft } from "./draft";
+export type { ParcelTerms } from "@/lib/orders/shipping";
 export type { Requirement, RequirementSeverity, SessionStatus } from "./requirements";
 export {
   cancelCheckoutSession,

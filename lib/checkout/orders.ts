@@ -94,6 +94,8 @@ async function writeOrder(tx: Tx, input: OrderToWrite): Promise<OrderRow> {
   await tx.stockAdjustment.createMany({ data: adjustmentsOf(input.taken, order.number) });
   if (input.cartId) {
     await tx.cartLine.deleteMany({ where: { cartId: input.cartId, listingId: { in: quote.lines.map((l) => l.listing_id) } } });
+    // What was typed on /checkout (lib/checkout/draft.ts) has served its purpose.
+    await tx.$executeRaw`UPDATE carts SET checkout_draft = NULL WHERE id = ${input.cartId}::uuid AND checkout_draft IS NOT NULL`;
   }
   return { ...order, parts: parts.map((part) => ({ ...part, lines: lines.filter((l) => l.storeId === part.storeId) })) };
 }

@@ -1,5 +1,6 @@
+import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { storeShippingCents, type LineRate } from "@/lib/orders/shipping";
+import { parcelTerms, type LineTerms, type ParcelTerms } from "@/lib/orders/shipping";
 import type { ConditionValue } from "@/lib/schemas/catalog";
 import type { SourceLine } from "./lines";
 import type { Executor } from "./types";
@@ -59,6 +60,8 @@ export interface QuoteStore {
   subtotal_cents: number;
   /** This store's shipping for its purchasable lines (lib/orders/shipping.ts). */
   shipping_cents: number;
+  /** Its parcel's shipping, free-over threshold, delivery estimate and return window (`parcelTerms`); null on a placed order's quote. */
+  terms: ParcelTerms | null;
 }
 
 export interface Quote {
@@ -97,6 +100,10 @@ export interface OfferRow {
   product_title: string | null;
   rate_price_cents: number | null;
   rate_free_over_cents: number | null;
+  /** The listing template's handling days and the rate's transit days (null without a rate). */
+  rate_handling_days: number | null;
+  rate_min_days: number | null;
+  rate_max_days: number | null;
 }
 
 /** The lines' offers as they stand now, in the lines' order, with each one's rate for `country`. */
@@ -109,7 +116,8 @@ export async function readOffers(executor: Executor, lines: SourceLine[], countr
            s.id::text AS store_id, s.slug AS store_slug, s.name AS store_name,
            CASE WHEN p.publicly_listed THEN p.slug END AS product_slug,
            CASE WHEN p.publicly_listed THEN p.title END AS product_title,
-           rate.price_cents AS rate_price_cents, rate.free_over_cents AS rate_free_over_cents
+           rate.price_cents AS rate_price_cents, rate.free_over_cents AS rate_free_over_cents,
+           rate.handling_days AS rate_handling_days, rate.min_days AS rate_min_days, rate.max_days AS rate_max_days
     FROM unnest(${lines.map((l) => l.listing_id)}::uuid[], ${lines.map((l) => l.quantity)}::int[],
                 ${lines.map((l) => l.seen_price_cents)}::int[])
          WITH ORDINALITY AS r(listing_id, quantity, seen_price_cents, ord)
@@ -117,7 +125,8 @@ export async function readOffers(executor: Executor, lines: SourceLine[], countr
     LEFT JOIN stores s ON s.id = l.store_id
     LEFT JOIN products p ON p.id = l.product_id
     LEFT JOIN LATERAL (
-      SELECT sr.price_cents, sr.free_over_cents FROM shipping_rates sr
+      SELECT sr.price_cents, sr.free_over_cents, st.handling_days, sr.min_days, sr.max_days
+      FROM shipping_rates sr JOIN shipping_templates st ON st.id = sr.template_id
       WHERE sr.template_id = l.shipping_template_id AND sr.service = 'standard' AND sr.region IN (${country}, '*')
       ORDER BY sr.region = ${country} DESC LIMIT 1
     ) rate ON true
@@ -131,10 +140,22 @@ export function lineStatus(row: OfferRow): QuoteLineStatus {
   return row.stock! > 0 ? "short_of_stock" : "sold_out";
 }
 
+/** A row's standard rate for the quote's country, with its handling and transit days; null: it ships free. */
+export function lineTermsOf(row: OfferRow): LineTerms | null {
+  if (row.rate_price_cents === null) return null;
+  return {
+    priceCents: row.rate_price_cents,
+    freeOverCents: row.rate_free_over_cents,
+    handlingDays: row.rate_handling_days ?? 0,
+    minDays: row.rate_min_days ?? 0,
+    maxDays: row.rate_max_days ?? 0,
+  };
+}
+
 /** The quote of `rows` (from `readOffers`) shipped to `country`. */
 export function priceQuote(rows: ReadonlyArray<OfferRow>, country: string): Quote {
   const lines: QuoteLine[] = [];
-  const rates: Array<LineRate | null> = [];
+  const rates: Array<LineTerms | null> = [];
   for (const row of rows) {
     const status = lineStatus(row);
     lines.push({
@@ -153,25 +174,25 @@ export function priceQuote(rows: ReadonlyArray<OfferRow>, country: string): Quot
       status,
       purchasable: status === "in_stock" || status === "backorder",
     });
-    rates.push(row.rate_price_cents === null ? null : { priceCents: row.rate_price_cents, freeOverCents: row.rate_free_over_cents });
+    rates.push(lineTermsOf(row));
   }
 
-  const stores = new Map<string, QuoteStore & { rates: Array<LineRate | null> }>();
+  const stores = new Map<string, QuoteStore & { rates: Array<LineTerms | null> }>();
   lines.forEach((line, i) => {
     if (!line.purchasable) return;
     let store = stores.get(line.store_id!);
     if (!store) {
-      store = { store_id: line.store_id!, store_slug: line.store_slug!, store_name: line.store_name!, lines: [], subtotal_cents: 0, shipping_cents: 0, rates: [] };
+      store = { store_id: line.store_id!, store_slug: line.store_slug!, store_name: line.store_name!, lines: [], subtotal_cents: 0, shipping_cents: 0, terms: null, rates: [] };
       stores.set(line.store_id!, store);
     }
     store.lines.push(line);
     store.rates.push(rates[i]!);
     store.subtotal_cents += line.line_total_cents;
   });
-  const storeList = [...stores.values()].map(({ rates: storeRates, ...store }) => ({
-    ...store,
-    shipping_cents: storeShippingCents(store.lines.map((l, i) => ({ lineTotalCents: l.line_total_cents, rate: storeRates[i]! }))),
-  }));
+  const storeList = [...stores.values()].map(({ rates: storeRates, ...store }) => {
+    const terms = parcelTerms(store.lines.map((l, i) => ({ lineTotalCents: l.line_total_cents, rate: storeRates[i]! })));
+    return { ...store, shipping_cents: terms.shipping_cents, terms };
+  });
 
   const changes: QuoteChange[] = [];
   for (const line of lines) {
@@ -195,6 +216,20 @@ export function priceQuote(rows: ReadonlyArray<OfferRow>, country: string): Quot
     ready: lines.length > 0 && lines.every((l) => l.purchasable),
     country,
   };
+}
+
+/**
+ * The terms of each offer bought alone (quantity 1) and shipped to `country`, by listing id: what
+ * the product page shows beside each offer, from the same rows and rule as a checkout quote.
+ * Offers that cannot be found are left out.
+ */
+export async function offerTerms(listingIds: ReadonlyArray<string>, country: string, executor: Executor = db()): Promise<Map<string, ParcelTerms>> {
+  const rows = await readOffers(executor, listingIds.map((id) => ({ listing_id: id, quantity: 1, seen_price_cents: null })), country);
+  const terms = new Map<string, ParcelTerms>();
+  for (const row of rows) {
+    if (row.found) terms.set(row.listing_id, parcelTerms([{ lineTotalCents: row.price_cents!, rate: lineTermsOf(row) }]));
+  }
+  return terms;
 }
 
 /** Reads and prices the lines for `country`. */
@@ -263,6 +298,7 @@ export function quoteOfOrders(orders: ReadonlyArray<PlacedOrderRow>, storeNames:
         lines: partLines,
         subtotal_cents: partLines.reduce((sum, l) => sum + l.line_total_cents, 0),
         shipping_cents: part.shippingCents,
+        terms: null,
       });
     }
   }

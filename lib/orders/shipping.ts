@@ -1,3 +1,5 @@
+import { RETURN_WINDOW_DAYS } from "@/lib/schemas/orders";
+
 /**
  * Shipping at checkout, charged once per store (decisions.md "Orders, checkout and returns"; the
  * help article "Checking out" and the Order schema say the same):
@@ -29,8 +31,8 @@ export interface StoreLineForShipping {
 }
 
 /** The rate that governs a store's parcel: the highest of its lines' rates (rule 2), or null. */
-export function governingRate(rates: ReadonlyArray<LineRate | null>): LineRate | null {
-  let best: LineRate | null = null;
+export function governingRate<R extends LineRate>(rates: ReadonlyArray<R | null>): R | null {
+  let best: R | null = null;
   for (const rate of rates) {
     if (!rate) continue;
     if (!best || rate.priceCents > best.priceCents || (rate.priceCents === best.priceCents && stricter(rate, best))) best = rate;
@@ -50,4 +52,62 @@ export function storeShippingCents(lines: ReadonlyArray<StoreLineForShipping>): 
   if (!rate) return 0;
   const subtotal = lines.reduce((sum, l) => sum + l.lineTotalCents, 0);
   return rate.freeOverCents !== null && subtotal >= rate.freeOverCents ? 0 : rate.priceCents;
+}
+
+/** A line's rate with what the estimate needs: the template's handling days and the rate's transit days. */
+export interface LineTerms extends LineRate {
+  handlingDays: number;
+  minDays: number;
+  maxDays: number;
+}
+
+/**
+ * What a parcel's buyer is told before buying (product page, cart, checkout, agents' checkout
+ * quotes): its shipping charge (rules 1-3 above), the threshold that would waive it, when it
+ * arrives and how long it can be returned.
+ */
+export interface ParcelTerms {
+  /** What the parcel's shipping costs (`storeShippingCents`). */
+  shipping_cents: number;
+  /** The governing rate's price before any waiver; null when no line has a rate (it ships free). */
+  rate_cents: number | null;
+  /** The store subtotal from which the governing rate is waived; null: never (or no rate). */
+  free_over_cents: number | null;
+  /**
+   * Business days from the order to delivery: the store's handling days plus the carrier's transit
+   * days. A parcel goes out whole, so it arrives with its slowest line. Null when no line has a rate.
+   */
+  delivery: { handling_days: number; min_days: number; max_days: number } | null;
+  /** Days after delivery within which it can be returned (the marketplace's rule for every store). */
+  return_window_days: number;
+}
+
+export interface StoreLineForTerms {
+  lineTotalCents: number;
+  rate: LineTerms | null;
+}
+
+/** The terms of a store's parcel of `lines` (one line of quantity 1: an offer on the product page). */
+export function parcelTerms(lines: ReadonlyArray<StoreLineForTerms>): ParcelTerms {
+  const governing = governingRate(lines.map((l) => l.rate));
+  const rated = lines.flatMap((l) => (l.rate ? [l.rate] : []));
+  const delivery = rated.length
+    ? {
+        handling_days: Math.max(...rated.map((r) => r.handlingDays)),
+        min_days: Math.max(...rated.map((r) => r.handlingDays + r.minDays)),
+        max_days: Math.max(...rated.map((r) => r.handlingDays + r.maxDays)),
+      }
+    : null;
+  return {
+    shipping_cents: storeShippingCents(lines),
+    rate_cents: governing?.priceCents ?? null,
+    free_over_cents: governing?.freeOverCents ?? null,
+    delivery,
+    return_window_days: RETURN_WINDOW_DAYS,
+  };
+}
+
+/** "4–6 business days", "1 business day": how an estimate reads wherever it is shown. */
+export function businessDays(min: number, max: number): string {
+  return min === max ? `${min} business ${min === 1 ? "day" : "days"}` : `${min}–${max} business days`;
 }

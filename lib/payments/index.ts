@@ -12,6 +12,11 @@ export function defaultProvider(): PaymentProvider {
   return testProvider;
 }
 
+/** The card numbers checkout shows in test mode: only while a test provider charges typed cards. */
+export function testModeCards(): { approved: string; declined: string } | null {
+  return defaultProvider().testCards ?? null;
+}
+
 /** The provider of that id, if the marketplace has it. */
 export function findProvider(id: string): PaymentProvider | undefined {
   return PROVIDERS.get(id);

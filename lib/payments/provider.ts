@@ -43,4 +43,9 @@ export interface PaymentProvider {
   readonly id: string;
   charge(request: ChargeRequest): Promise<ChargeResult>;
   refund(request: RefundRequest): Promise<{ refundRef: string }>;
+  /**
+   * A test provider's card numbers that it approves and declines, which checkout shows while it
+   * charges typed cards; a real provider has none.
+   */
+  readonly testCards?: { approved: string; declined: string };
 }

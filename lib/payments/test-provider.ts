@@ -34,6 +34,8 @@ const ref = (prefix: string, reference: string) => `${prefix}_${createHash("sha2
  */
 export const testProvider: PaymentProvider = {
   id: TEST_CARD.provider,
+  // Both pass the Luhn check; the second ends in 0002.
+  testCards: { approved: "4242 4242 4242 4242", declined: "4000 0000 0000 0002" },
 
   async charge(request: ChargeRequest): Promise<ChargeResult> {
     if (request.source.kind === "saved") {

@@ -204,6 +204,9 @@ moment and shows:
 
 - each item with the store that sells it, grouped by store;
 - each store's **shipping** (see below), the **subtotal**, the shipping and the **total**;
+- under each store, its free-shipping threshold if it has one, the **delivery estimate** (the
+  store's handling days plus the carrier's transit days, in business days) and the **return
+  window** (30 days after delivery); the cart page shows the same for each store;
 - **what changed since you last saw your cart**: a price that moved, an item that sold out,
   that the store no longer has in the quantity you asked for, or that can no longer be bought
   at all. Change your cart first when something cannot be bought: the **Place order** button
@@ -216,6 +219,11 @@ One order can hold items of several stores; each store ships its own items.
 You do not need an account. Fill in **Email** (your confirmation goes there), **Full name**,
 **Address line 1** (and **Address line 2** if you need it), **City**, **State**, **ZIP code**
 and **Card number**, then choose **Place order**. We ship to addresses in the United States.
+
+What you type (except the card number) is kept with your cart as you type, so reloading the
+checkout page, or coming back to it later, fills it in again. Without JavaScript, choose **Save
+details for later** to keep it. The card number is never kept: type it again. Placing the order
+clears what was kept.
 
 ## Signed in
 
@@ -236,6 +244,10 @@ Each store charges shipping **once per order**, however many of its items you bu
 An item without a shipping rate ships free. The order's shipping is the sum over its stores.
 
 ## Paying
+
+While the marketplace runs on its **test payment provider**, the checkout page says so and names
+two card numbers: **4242 4242 4242 4242** is approved and **4000 0000 0000 0002** is declined (any
+other valid card number ending in 0002 is declined too). No real money is charged.
 
 Your card is charged only when the order is placed, and only once. Only the **last 4 digits** of
 a card are kept; the number itself is never stored. If the card is declined, nothing is
@@ -340,11 +352,17 @@ Delivery estimates add the store's **handling time** (the days it needs to pack 
 the carrier's transit time. Some stores offer **free standard shipping over a threshold**,
 for example on orders over $35 from that store.
 
+The product page shows, under every offer, its standard shipping to the United States (the price,
+or free, and the free-over threshold), the delivery estimate in business days and the return
+window (30 days after delivery). The cart and the checkout page show the same for each store's
+parcel, for your whole order from that store.
+
 ## Which offer is highlighted
 
 When several stores sell the same product, the highlighted offer (the "buy box") is the
 in-stock offer with the lowest **price plus standard shipping to the United States**, with new
-items preferred over used ones. Other offers are always listed below it, cheapest first.
+items preferred over used ones. Other offers are always listed below it, cheapest first. The
+highlighted offer says why it was chosen.
 
 ## Backorders
 

@@ -4,7 +4,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { governingRate, storeShippingCents, type LineRate, type StoreLineForShipping } from "@/lib/orders/shipping";
+import { governingRate, parcelTerms, storeShippingCents, type LineRate, type LineTerms, type StoreLineForShipping } from "@/lib/orders/shipping";
+import { RETURN_WINDOW_DAYS } from "@/lib/schemas/orders";
 
 const rate = fc.option(
   fc.record({ priceCents: fc.integer({ min: 0, max: 100_000 }), freeOverCents: fc.option(fc.integer({ min: 0, max: 1_000_000 }), { nil: null }) }),
@@ -54,5 +55,52 @@ describe("storeShippingCents", () => {
         expect(storeShippingCents(richer)).toBeLessThanOrEqual(storeShippingCents(ls));
       }),
     );
+  });
+});
+
+describe("parcelTerms: what a parcel's buyer is told (product page, cart, checkout, quotes)", () => {
+  const terms = (over: Partial<LineTerms> = {}): LineTerms => ({ priceCents: 499, freeOverCents: 3500, handlingDays: 1, minDays: 3, maxDays: 5, ...over });
+
+  it("waives the rate from the free-over threshold on, not a cent before", () => {
+    expect(parcelTerms([{ lineTotalCents: 3499, rate: terms() }])).toMatchObject({ shipping_cents: 499, rate_cents: 499, free_over_cents: 3500 });
+    expect(parcelTerms([{ lineTotalCents: 3500, rate: terms() }])).toMatchObject({ shipping_cents: 0, rate_cents: 499, free_over_cents: 3500 });
+    expect(parcelTerms([{ lineTotalCents: 3501, rate: terms() }]).shipping_cents).toBe(0);
+    // Two lines of one store reach the threshold together.
+    expect(parcelTerms([{ lineTotalCents: 2000, rate: terms() }, { lineTotalCents: 1500, rate: terms() }]).shipping_cents).toBe(0);
+    expect(parcelTerms([{ lineTotalCents: 1_000_000, rate: terms({ freeOverCents: null }) }])).toMatchObject({ shipping_cents: 499, free_over_cents: null });
+  });
+
+  it("charges exactly what checkout charges (storeShippingCents)", () => {
+    fc.assert(
+      fc.property(lines, (ls) => {
+        const withDays = ls.map((l) => ({ lineTotalCents: l.lineTotalCents, rate: l.rate && terms(l.rate) }));
+        expect(parcelTerms(withDays).shipping_cents).toBe(storeShippingCents(ls));
+      }),
+    );
+  });
+
+  it("estimates delivery as handling days plus transit days", () => {
+    expect(parcelTerms([{ lineTotalCents: 100, rate: terms({ handlingDays: 2, minDays: 3, maxDays: 6 }) }]).delivery).toEqual({ handling_days: 2, min_days: 5, max_days: 8 });
+    expect(parcelTerms([{ lineTotalCents: 100, rate: terms({ handlingDays: 0, minDays: 1, maxDays: 1 }) }]).delivery).toEqual({ handling_days: 0, min_days: 1, max_days: 1 });
+  });
+
+  it("a parcel arrives with its slowest line", () => {
+    const delivery = parcelTerms([
+      { lineTotalCents: 100, rate: terms({ handlingDays: 3, minDays: 1, maxDays: 2 }) },
+      { lineTotalCents: 100, rate: terms({ handlingDays: 1, minDays: 4, maxDays: 7 }) },
+      { lineTotalCents: 100, rate: null },
+    ]).delivery;
+    expect(delivery).toEqual({ handling_days: 3, min_days: 5, max_days: 8 });
+  });
+
+  it("a parcel without any rate ships free with no estimate; every parcel has the return window", () => {
+    expect(parcelTerms([{ lineTotalCents: 100, rate: null }])).toEqual({
+      shipping_cents: 0,
+      rate_cents: null,
+      free_over_cents: null,
+      delivery: null,
+      return_window_days: RETURN_WINDOW_DAYS,
+    });
+    expect(parcelTerms([{ lineTotalCents: 100, rate: terms() }]).return_window_days).toBe(30);
   });
 });

@@ -1,10 +1,19 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { TEST_CARD, cardDigits, passesLuhn } from "@/lib/payments";
+import { TEST_CARD, cardDigits, passesLuhn, testModeCards } from "@/lib/payments";
 import { testProvider } from "@/lib/payments/test-provider";
 
 const charge = (number: string, reference = "r1") =>
   testProvider.charge({ source: { kind: "card", number }, amountCents: 1000, currency: "USD", reference });
+
+describe("the test-mode note at checkout", () => {
+  it("shows, while the test provider charges typed cards, numbers it really approves and declines", async () => {
+    const cards = testModeCards();
+    expect(cards).toEqual(testProvider.testCards);
+    expect(await charge(cards!.approved)).toMatchObject({ status: "approved" });
+    expect(await charge(cards!.declined)).toMatchObject({ status: "declined", reason: "The card was declined." });
+  });
+});
 
 describe("the test payment provider", () => {
   it("approves the saved test card, with its last 4 digits", async () => {

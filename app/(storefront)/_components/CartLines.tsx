@@ -1,6 +1,8 @@
 import { formatCents } from "@/lib/catalog/money";
 import { LINE_QUANTITY_MAX, type CartLineView, type CartView } from "@/lib/cart/cart";
 import type { LineStatus } from "@/lib/cart/availability";
+import type { ParcelTerms } from "@/lib/checkout";
+import { ParcelTermsList } from "./ParcelTerms";
 
 export const STATUS_TEXT: Record<LineStatus, string> = {
   in_stock: "In stock",
@@ -11,9 +13,19 @@ export const STATUS_TEXT: Record<LineStatus, string> = {
 
 /**
  * The cart's lines grouped by store (each store ships its own parcel), each with its thumbnail,
- * quantity form and remove button; then the subtotal.
+ * quantity form and remove button, and its parcel's terms when given (by store slug); then the subtotal.
  */
-export function CartLines({ cart, storeHeading: Heading = "h2" }: { cart: CartView; storeHeading?: "h2" | "h3" }) {
+export function CartLines({
+  cart,
+  storeHeading: Heading = "h2",
+  terms,
+  country,
+}: {
+  cart: CartView;
+  storeHeading?: "h2" | "h3";
+  terms?: ReadonlyMap<string, ParcelTerms>;
+  country?: string;
+}) {
   if (cart.lines.length === 0) {
     return (
       <p data-cart-empty="true">
@@ -43,6 +55,7 @@ export function CartLines({ cart, storeHeading: Heading = "h2" }: { cart: CartVi
               ))}
             </tbody>
           </table>
+          {terms?.get(storeSlug) ? <ParcelTermsList terms={terms.get(storeSlug)!} country={country} /> : null}
         </section>
       ))}
       <p className="cart-total">

@@ -1,8 +1,10 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
+import { defaultAddress } from "@/lib/accounts/addresses";
 import { getSessionUser } from "@/lib/auth/session";
 import { getCart } from "@/lib/cart/cart";
 import { CART_COOKIE } from "@/lib/cart/cookie";
+import { quoteCheckout } from "@/lib/checkout";
 import type { CartNotice } from "@/lib/schemas/cart-forms";
 import { cartOwnerOf } from "../_lib/cart-owner";
 import { CartLines } from "../_components/CartLines";
@@ -23,10 +25,13 @@ const NOTICES: Record<CartNotice, string> = {
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 
 export default async function CartPage({ searchParams }: Props) {
-  const [cart, { notice }] = await Promise.all([
-    (async () => getCart(cartOwnerOf(await getSessionUser(), (await cookies()).get(CART_COOKIE)?.value)))(),
-    searchParams,
-  ]);
+  const [user, jar, { notice }] = await Promise.all([getSessionUser(), cookies(), searchParams]);
+  const owner = cartOwnerOf(user, jar.get(CART_COOKIE)?.value);
+  const [cart, address] = await Promise.all([getCart(owner), user ? defaultAddress(user.id) : null]);
+  // Each store's parcel as checkout will quote it (shipping, estimate, returns), to the default address's country.
+  const country = address?.country ?? "US";
+  const quote = owner && cart.lines.length ? await quoteCheckout({ cart: owner }, { country }) : null;
+  const terms = new Map(quote?.stores.flatMap((s) => (s.terms ? [[s.store_slug, s.terms] as const] : [])));
   const message = typeof notice === "string" && notice in NOTICES ? NOTICES[notice as CartNotice] : null;
   return (
     <main className="page" data-page="cart">
@@ -36,7 +41,7 @@ export default async function CartPage({ searchParams }: Props) {
           {message}
         </p>
       ) : null}
-      <CartLines cart={cart} />
+      <CartLines cart={cart} terms={terms} country={country} />
     </main>
   );
 }

@@ -8,11 +8,14 @@ import { CART_COOKIE } from "@/lib/cart/cookie";
 import { newToken } from "@/lib/cart/token";
 import { formatCents } from "@/lib/catalog/money";
 import { ADDRESS_LIMITS } from "@/lib/orders/address";
-import { quoteCheckout, type Quote, type QuoteChange } from "@/lib/checkout";
+import { checkoutDraft, DRAFT_FIELDS, quoteCheckout, type Quote, type QuoteChange } from "@/lib/checkout";
+import { testModeCards } from "@/lib/payments";
 import { CONDITION_LABELS } from "@/lib/schemas/catalog";
 import type { FormFlash } from "@/lib/http/flash";
 import { cartOwnerOf } from "../_lib/cart-owner";
+import { ParcelTermsList } from "../_components/ParcelTerms";
 import { cartLinesValue, FLASH_COOKIE, refusalOf } from "./_lib/form";
+import { DraftSaver } from "./_components/DraftSaver";
 
 export const metadata: Metadata = { title: "Checkout", robots: { index: false } };
 
@@ -36,7 +39,8 @@ function changeText(change: QuoteChange): string {
  * Checkout: the cart as it stands now (each line with its seller, each seller's shipping, the
  * totals, what changed since the cart was last seen), where to ship and how to pay, and "Place
  * order". A guest types an e-mail, an address and a card number; a signed-in buyer's default
- * address and card are chosen (typed ones when the account has none).
+ * address and card are chosen (typed ones when the account has none). What was typed is kept with
+ * the cart as a draft (never the card number) and filled in again on a reload.
  */
 export default async function CheckoutPage({ searchParams }: Props) {
   const [user, jar, params] = await Promise.all([getSessionUser(), cookies(), searchParams]);
@@ -49,7 +53,8 @@ export default async function CheckoutPage({ searchParams }: Props) {
       ])
     : [null, null];
   const country = address?.country ?? "US";
-  const quote = owner ? await quoteCheckout({ cart: owner }, { country }) : null;
+  const [quote, draft] = owner ? await Promise.all([quoteCheckout({ cart: owner }, { country }), checkoutDraft(owner)]) : [null, {}];
+  const testCards = testModeCards();
 
   if (!quote || quote.lines.length === 0) {
     return (
@@ -63,7 +68,7 @@ export default async function CheckoutPage({ searchParams }: Props) {
     );
   }
 
-  const value = (name: string) => refusal?.values[name] ?? "";
+  const value = (name: string) => refusal?.values[name] ?? draft[name] ?? "";
   const invalid = (name: string) => (refusal?.field === name ? { "aria-invalid": true as const, "aria-describedby": "checkout-error" } : {});
   return (
     <main className="page narrow" data-page="checkout">
@@ -87,7 +92,14 @@ export default async function CheckoutPage({ searchParams }: Props) {
 
       <Summary quote={quote} />
 
-      <form method="post" action="/checkout/place" aria-label="Checkout" className="stacked-form">
+      {params.draft === "saved" ? (
+        <p className="notice" role="status" data-draft-saved="true">
+          Your details are saved: they fill in again when you come back to checkout. The card number is never kept.
+        </p>
+      ) : null}
+
+      <form method="post" action="/checkout/place" aria-label="Checkout" className="stacked-form" id="checkout-form">
+        <DraftSaver formId="checkout-form" fields={Object.keys(DRAFT_FIELDS)} />
         <input type="hidden" name="checkout_token" value={newToken()} />
         <input type="hidden" name="expected_total_cents" value={quote.total_cents} />
         <input type="hidden" name="cart_lines" value={cartLinesValue(quote.lines)} />
@@ -127,27 +139,27 @@ export default async function CheckoutPage({ searchParams }: Props) {
             <div className="field-grid">
               <label>
                 Full name
-                <input type="text" name="full_name" autoComplete="name" required maxLength={ADDRESS_LIMITS.full_name} defaultValue={value("full_name")} {...invalid("full_name")} />
+                <input type="text" name="full_name" autoComplete="shipping name" required maxLength={ADDRESS_LIMITS.full_name} defaultValue={value("full_name")} {...invalid("full_name")} />
               </label>
               <label>
                 Address line 1
-                <input type="text" name="line1" autoComplete="address-line1" required maxLength={ADDRESS_LIMITS.line1} defaultValue={value("line1")} {...invalid("line1")} />
+                <input type="text" name="line1" autoComplete="shipping address-line1" required maxLength={ADDRESS_LIMITS.line1} defaultValue={value("line1")} {...invalid("line1")} />
               </label>
               <label>
                 Address line 2
-                <input type="text" name="line2" autoComplete="address-line2" maxLength={ADDRESS_LIMITS.line2} defaultValue={value("line2")} {...invalid("line2")} />
+                <input type="text" name="line2" autoComplete="shipping address-line2" maxLength={ADDRESS_LIMITS.line2} defaultValue={value("line2")} {...invalid("line2")} />
               </label>
               <label>
                 City
-                <input type="text" name="city" autoComplete="address-level2" required maxLength={ADDRESS_LIMITS.city} defaultValue={value("city")} {...invalid("city")} />
+                <input type="text" name="city" autoComplete="shipping address-level2" required maxLength={ADDRESS_LIMITS.city} defaultValue={value("city")} {...invalid("city")} />
               </label>
               <label>
                 State
-                <input type="text" name="state" autoComplete="address-level1" required maxLength={ADDRESS_LIMITS.state} defaultValue={value("state")} {...invalid("state")} />
+                <input type="text" name="state" autoComplete="shipping address-level1" required maxLength={ADDRESS_LIMITS.state} defaultValue={value("state")} {...invalid("state")} />
               </label>
               <label>
                 ZIP code
-                <input type="text" name="postal_code" autoComplete="postal-code" inputMode="numeric" required maxLength={ADDRESS_LIMITS.postal_code} defaultValue={value("postal_code")} {...invalid("postal_code")} />
+                <input type="text" name="postal_code" autoComplete="shipping postal-code" inputMode="numeric" required maxLength={ADDRESS_LIMITS.postal_code} defaultValue={value("postal_code")} {...invalid("postal_code")} />
               </label>
               <p className="muted">We ship to addresses in the United States.</p>
             </div>
@@ -175,6 +187,12 @@ export default async function CheckoutPage({ searchParams }: Props) {
             </label>
           )}
           <p className="muted">Only the last 4 digits of a card are kept.</p>
+          {testCards ? (
+            <p className="notice test-mode" data-test-mode="true">
+              <strong>Test mode:</strong> no real money is charged. Card number <code data-test-card="approved">{testCards.approved}</code> is
+              approved; <code data-test-card="declined">{testCards.declined}</code> is declined.
+            </p>
+          ) : null}
         </fieldset>
 
         {quote.ready ? (
@@ -187,6 +205,13 @@ export default async function CheckoutPage({ searchParams }: Props) {
         ) : (
           <p className="form-error" data-not-ready="true">
             Some items cannot be bought as they are. <Link href="/cart">Change your cart</Link>, then come back here.
+          </p>
+        )}
+        {user && address ? null : (
+          <p>
+            <button type="submit" formAction="/checkout/draft" formNoValidate className="secondary">
+              Save details for later
+            </button>
           </p>
         )}
       </form>
@@ -226,6 +251,7 @@ function Summary({ quote }: { quote: Quote }) {
               <span className="amount">{store.shipping_cents === 0 ? "Free" : formatCents(store.shipping_cents)}</span>
             </li>
           </ul>
+          {store.terms ? <ParcelTermsList terms={store.terms} country={quote.country} /> : null}
         </section>
       ))}
       {blocked.length > 0 ? (

@@ -1,3 +1,4 @@
+import { businessDays } from "@/lib/orders/shipping";
 import {
   cancelCheckoutSession,
   completeCheckoutSession,
@@ -286,7 +287,7 @@ function renderView(view: CheckoutSessionView, state: AcpState, said: Message[] 
     type: "shipping" as const,
     id: optionId(s.store_slug),
     title: `Standard shipping from ${s.store_name}`,
-    description: `${s.store_name} ships its items in one parcel.`,
+    description: `${s.store_name} ships its items in one parcel${s.terms?.delivery ? `, arriving in ${businessDays(s.terms.delivery.min_days, s.terms.delivery.max_days)}` : ""}.`,
     totals: [total("total", "Shipping", s.shipping_cents)],
   }));
   const address = state.fulfillment_details?.address;

@@ -1,4 +1,5 @@
 import { formatCents } from "@/lib/catalog/money";
+import { businessDays } from "@/lib/orders/shipping";
 import { AppError } from "@/lib/errors";
 import type { SavedAddress } from "@/lib/accounts/addresses";
 import type { AddressInput } from "@/lib/orders/address";
@@ -139,7 +140,11 @@ export interface ShippingOption {
 /** The options of a quote: `standard`, each store's parcel named in its description. */
 export function shippingOptions(quote: Quote): ShippingOption[] {
   if (quote.stores.length === 0) return [];
-  const parcels = quote.stores.map((s) => `${s.store_name} ${s.shipping_cents === 0 ? "free" : formatCents(s.shipping_cents)}`);
+  const parcels = quote.stores.map(
+    (s) =>
+      `${s.store_name} ${s.shipping_cents === 0 ? "free" : formatCents(s.shipping_cents)}` +
+      (s.terms?.delivery ? `, arriving in ${businessDays(s.terms.delivery.min_days, s.terms.delivery.max_days)}` : ""),
+  );
   return [
     {
       id: STANDARD_OPTION,

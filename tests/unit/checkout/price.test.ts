@@ -28,6 +28,9 @@ function row(overrides: Partial<OfferRow> = {}): OfferRow {
     product_title: "Thing",
     rate_price_cents: null,
     rate_free_over_cents: null,
+    rate_handling_days: null,
+    rate_min_days: null,
+    rate_max_days: null,
     ...overrides,
   };
 }
@@ -60,6 +63,20 @@ describe("priceQuote", () => {
     ]);
     expect([quote.subtotal_cents, quote.shipping_cents, quote.total_cents, quote.ready, quote.country]).toEqual([4400, 700, 5100, false, "US"]);
     expect(quote.changes).toEqual([{ position: 3, listing_id: quote.lines[3]!.listing_id, title: "Thing", kind: "sold_out" }]);
+  });
+
+  it("each store's parcel carries its terms: the same shipping, the threshold, the estimate (handling + transit)", () => {
+    const quote = priceQuote(
+      [
+        row({ position: 0, price_cents: 2000, rate_price_cents: 500, rate_free_over_cents: 5000, rate_handling_days: 2, rate_min_days: 3, rate_max_days: 5 }),
+        row({ position: 1, store_id: "b", store_slug: "b", store_name: "B", price_cents: 300 }),
+      ],
+      "US",
+    );
+    expect(quote.stores.map((s) => [s.store_slug, s.shipping_cents, s.terms])).toEqual([
+      ["a", 500, { shipping_cents: 500, rate_cents: 500, free_over_cents: 5000, delivery: { handling_days: 2, min_days: 5, max_days: 7 }, return_window_days: 30 }],
+      ["b", 0, { shipping_cents: 0, rate_cents: null, free_over_cents: null, delivery: null, return_window_days: 30 }],
+    ]);
   });
 
   it("a price that moved since the cart showed it is a change, and the line still counts", () => {

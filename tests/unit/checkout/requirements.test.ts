@@ -27,6 +27,9 @@ function offer(position: number, stock: number): OfferRow {
     product_title: "P",
     rate_price_cents: null,
     rate_free_over_cents: null,
+    rate_handling_days: null,
+    rate_min_days: null,
+    rate_max_days: null,
   };
 }
 

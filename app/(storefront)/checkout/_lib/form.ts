@@ -2,8 +2,7 @@ import { NextResponse } from "next/server";
 import { randomBytes } from "node:crypto";
 import { publicBaseUrl } from "@/lib/config";
 import { AppError } from "@/lib/errors";
-import { ADDRESS_LIMITS } from "@/lib/orders/address";
-import type { ExplicitLine } from "@/lib/checkout";
+import { DRAFT_FIELDS, type ExplicitLine } from "@/lib/checkout";
 import { decodeFlash, encodeFlash, type FormFlash } from "@/lib/http/flash";
 import { UUID } from "@/lib/ids";
 
@@ -18,8 +17,8 @@ export const FLASH_COOKIE = "checkout_flash";
 const FLASH_SECONDS = 10 * 60;
 const ECHO_BYTES_MAX = 1_500;
 
-/** Fields the page fills back in after a refusal, with the longest value worth echoing. */
-const ECHOED: Record<string, number> = { email: 254, ...ADDRESS_LIMITS };
+/** Fields the page fills back in after a refusal, with the longest value worth echoing: the draft's. */
+const ECHOED = DRAFT_FIELDS;
 
 /** The form field a domain error's `param` is about. */
 export function fieldOf(param: string | undefined): string | undefined {

@@ -1,7 +1,7 @@
 import { CART_COOKIE } from "@/lib/cart/cookie";
 import { AppError } from "@/lib/errors";
 import { formRoute } from "@/lib/http/form";
-import { placeOrder } from "@/lib/checkout";
+import { placeOrder, saveCheckoutDraft } from "@/lib/checkout";
 import { cartOwnerOf } from "../../_lib/cart-owner";
 import { checkoutTokenOf, expectedLinesOf, expectedTotalOf, refusedCheckout, seeOther } from "../_lib/form";
 
@@ -9,11 +9,12 @@ import { checkoutTokenOf, expectedLinesOf, expectedTotalOf, refusedCheckout, see
  * "Place order" on /checkout: buys the visitor's cart (the account's while signed in) as the page
  * showed it. The page's one-time token is the checkout token, so a double click places one order
  * and both posts land on its confirmation page. A refusal changes nothing and goes back to
- * /checkout with the message and what was typed.
+ * /checkout with the message and what was typed, which is also kept as the cart's draft (never the
+ * card number), so a later visit fills it in again.
  */
 export const POST = formRoute({ name: "checkout.place", session: "optional" }, async ({ request, form, user }) => {
+  const owner = cartOwnerOf(user, request.cookies.get(CART_COOKIE)?.value);
   try {
-    const owner = cartOwnerOf(user, request.cookies.get(CART_COOKIE)?.value);
     if (!owner) throw new AppError("cart_empty", "Your cart is empty: there is nothing to buy.");
     const typedAddress = form.address !== "saved";
     const placed = await placeOrder({
@@ -30,6 +31,7 @@ export const POST = formRoute({ name: "checkout.place", session: "optional" }, a
     });
     return seeOther(placed.confirmation_path);
   } catch (err) {
+    if (owner && err instanceof AppError && err.status < 500) await saveCheckoutDraft(owner, form);
     return refusedCheckout(err, form);
   }
 });

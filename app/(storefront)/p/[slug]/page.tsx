@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { formatCents } from "@/lib/catalog/money";
 import { getProduct } from "@/lib/catalog/product";
+import { offerTerms, type ParcelTerms } from "@/lib/checkout";
 import { AppError } from "@/lib/errors";
 import type { ProductRecordData } from "@/lib/schemas/catalog";
 import { NONCE_HEADER } from "@/lib/http/security-headers";
@@ -11,6 +12,7 @@ import { forgetStorefrontPage } from "@/lib/storefront/page-exists";
 import { jsonLdScript, productJsonLd } from "@/lib/seo/json-ld";
 import { attributeRows } from "@/lib/storefront/attributes";
 import { Breadcrumb } from "../../_components/Breadcrumb";
+import { ParcelTermsList } from "../../_components/ParcelTerms";
 import { Rating } from "../../_components/Rating";
 
 export const dynamic = "force-dynamic";
@@ -45,6 +47,8 @@ export default async function ProductPage({ params }: Props) {
   const product = await loadProduct((await params).slug);
   const nonce = (await headers()).get(NONCE_HEADER) ?? undefined;
   const buyBox = product.offers.find((o) => o.listing_id === product.buy_box_listing_id) ?? null;
+  // Each offer bought alone and shipped to the US: the same rule as a checkout quote.
+  const terms = await offerTerms(product.offers.map((o) => o.listing_id), "US");
   const [cover, ...more] = product.images;
   const attributes = attributeRows(product.attributes);
 
@@ -90,6 +94,11 @@ export default async function ProductPage({ params }: Props) {
               <p className="muted">
                 {buyBox.condition_label} · sold by <a href={`/s/${buyBox.store_slug}`}>{buyBox.store_name}</a>
               </p>
+              <p className="buy-box-reason" data-buy-box-reason="true">
+                Why this offer: the lowest price with shipping to the US among{" "}
+                {buyBox.condition === "new" ? "new offers in stock" : "offers in stock (no new one is)"}.
+              </p>
+              <OfferTerms terms={terms.get(buyBox.listing_id)} />
               <AddToCartForm listingId={buyBox.listing_id} quantityLabel="Quantity (featured offer)" />
             </section>
           ) : product.offers.length ? (
@@ -139,6 +148,7 @@ export default async function ProductPage({ params }: Props) {
                   </td>
                   <td>
                     <a href={`/s/${offer.store_slug}`}>{offer.store_name}</a>
+                    <OfferTerms terms={terms.get(offer.listing_id)} />
                   </td>
                   <td>
                     <span className="price">{formatCents(offer.price_cents)}</span>{" "}
@@ -196,6 +206,11 @@ export default async function ProductPage({ params }: Props) {
       ) : null}
     </main>
   );
+}
+
+/** An offer's shipping, delivery estimate and return window (absent only if it vanished since the product was read). */
+function OfferTerms({ terms }: { terms: ParcelTerms | undefined }) {
+  return terms ? <ParcelTermsList terms={terms} /> : null;
 }
 
 /** POST /cart/add for one offer: each offer row and the featured offer's box hold the same form. */
