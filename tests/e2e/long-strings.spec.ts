@@ -1,8 +1,10 @@
 /**
  * Long unbroken strings at the narrowest screen the storefront supports (360 px): a shopper whose
  * e-mail address and name have no place to break registers with the forms, has an order, and
- * visits their account pages; a seller whose e-mail is as long opens that order at the desk. No
- * page may be wider than the screen (globals.css wraps such strings anywhere). And the first row
+ * visits their account pages; a seller whose e-mail is as long opens that order at the desk; a
+ * product and a store whose title and name cannot break are seen on their pages, bought into a
+ * cart and checked out by a guest whose name and address cannot break either. No page may be
+ * wider than the screen (globals.css wraps such strings anywhere). And the first row
  * of search results loads its pictures at first paint, the rest lazily.
  * Screenshots: test-results/screenshots/long-strings-<page>-360.png.
  */
@@ -84,6 +86,51 @@ test.describe("at 360 px", () => {
     } finally {
       await pool.end();
     }
+  });
+
+  test("a long product title, store name and address wrap on the product, store, cart, checkout and confirmation pages", async ({ page, baseURL }) => {
+    test.skip(!DATABASE_URL, "needs E2E_DATABASE_URL to add a product and a store");
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
+    const id = randomUUID().slice(0, 8);
+    const slug = `long-strings-${id}`;
+    let listingId = "";
+    try {
+      const store = await pool.query<{ id: string }>(`INSERT INTO stores (slug, name) VALUES ($1, $2) RETURNING id`, [slug, `Store${"Withoutanybreakanywhere".repeat(4)}`]);
+      const product = await pool.query<{ id: string }>(
+        `INSERT INTO products (slug, title, description, category_id, publicly_listed, published_at)
+         VALUES ($1, $2, $3, (SELECT id FROM categories WHERE parent_id IS NOT NULL ORDER BY path LIMIT 1), true, now()) RETURNING id`,
+        [slug, `Title${"Withoutanyspaceorhyphen".repeat(5)}`, `Description${"Thatneverbreaks".repeat(12)}`],
+      );
+      const listing = await pool.query<{ id: string }>(
+        `INSERT INTO listings (store_id, product_id, sku, condition, price_cents, list_price_cents, quantity, allow_backorder, status, published_at)
+         VALUES ($1, $2, $3, 'new', 1999, 2499, 5, false, 'active', now()) RETURNING id`,
+        [store.rows[0]!.id, product.rows[0]!.id, `SKU${"Verylongskuwithoutbreaks".repeat(3)}${id}`],
+      );
+      listingId = listing.rows[0]!.id;
+    } finally {
+      await pool.end();
+    }
+    await visit(page, `/p/${slug}`, "product");
+    await visit(page, `/s/${slug}`, "store");
+    const added = await page.request.post("/cart/add", {
+      form: { listing_id: listingId, quantity: "1" },
+      headers: { Origin: baseURL!, "Sec-Fetch-Site": "same-origin" },
+      maxRedirects: 0,
+    });
+    expect(added.status()).toBe(303);
+    await visit(page, "/cart", "cart");
+    await visit(page, "/checkout", "checkout");
+    const form = page.getByRole("form", { name: "Checkout" });
+    await form.getByLabel("Email").fill(`guest-${"averylongmailboxname".repeat(2)}-${id}@${"subdomainwithoutbreaks".repeat(2)}.example.com`);
+    await form.getByLabel("Full name").fill(`Name${"Withoutanyspacesatall".repeat(3)}`);
+    await form.getByLabel("Address line 1").fill(`Street${"Withoutanyspaces".repeat(4)}`);
+    await form.getByLabel("City").fill(`City${"Withoutbreaks".repeat(4)}`);
+    await form.getByLabel("State").fill("IL");
+    await form.getByLabel("ZIP code").fill("62701");
+    await form.getByLabel("Card number").fill("4242 4242 4242 4242");
+    await form.getByRole("button", { name: "Place order" }).click();
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Order M-\d+ placed$/);
+    await fits(page, "confirmation");
   });
 
   test("the first row of search results loads its pictures at first paint; the rest wait", async ({ page }) => {
