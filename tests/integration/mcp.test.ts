@@ -87,6 +87,10 @@ describe.each(CLIENTS)("MCP over HTTP with $label", (kind) => {
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
       expect(tool.outputSchema?.type, tool.name).toBe("object");
       expect(tool.annotations?.readOnlyHint, tool.name).toBe(READ_ONLY.includes(tool.name));
+      // MCP Apps: search_products and get_product link the product cards view; no tool is app-only here.
+      const ui = (tool as { _meta?: { ui?: { resourceUri?: string; visibility?: string[] } } })._meta?.ui;
+      expect(ui?.resourceUri, tool.name).toBe(["search_products", "get_product"].includes(tool.name) ? "ui://marketplace/products.html" : undefined);
+      expect(ui?.visibility, tool.name).toBeUndefined();
     }
     const cartLink = tools.find((t) => t.name === "create_cart_link")!;
     expect(cartLink.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: false, idempotentHint: false });
