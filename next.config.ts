@@ -7,8 +7,14 @@ const PUBLIC_PAGES = ["/", "/search", "/c/:slug", "/p/:slug", "/s/:slug", "/help
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
-  // forbidden(): the seller dashboard answers 403 to a signed-in account that owns no store.
-  experimental: { authInterrupts: true },
+  experimental: {
+    // forbidden(): the seller dashboard answers 403 to a signed-in account that owns no store.
+    authInterrupts: true,
+    // `next start` would otherwise load every route's code right after Ready, on the thread that
+    // answers the first request, which waited for all of it (README, Run it). Each route's code
+    // loads on its first request instead.
+    preloadEntriesOnStart: false,
+  },
   // The database drivers run on the Node runtime, unbundled (PGlite loads its WebAssembly and
   // extension files from its own package folder).
   // oidc-provider (the OAuth authorization server) is a Node (Koa) application, loaded as is.

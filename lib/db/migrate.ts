@@ -64,14 +64,20 @@ export async function migrate(client: PrismaClient, log: (line: string) => void 
 
 /** Migrations of prisma/migrations not yet applied to the database (all of them on an empty one). */
 export async function pendingMigrations(client: PrismaClient): Promise<string[]> {
+  return pendingMigrationsBy(<T,>(sql: string) => client.$queryRawUnsafe<T[]>(sql));
+}
+
+/**
+ * The same, asked through any way of running a query: the embedded database asks its PGlite
+ * session directly, so that a start on an up-to-date folder makes no Prisma client for it.
+ */
+export async function pendingMigrationsBy(query: <T>(sql: string) => Promise<T[]>): Promise<string[]> {
   const names = await migrationNames();
-  const [table] = await client.$queryRawUnsafe<{ exists: boolean }[]>(
-    `SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS exists`,
-  );
+  const [table] = await query<{ exists: boolean }>(`SELECT to_regclass('"_prisma_migrations"') IS NOT NULL AS exists`);
   if (!table?.exists) return names;
   const done = new Set(
     (
-      await client.$queryRawUnsafe<{ migration_name: string }[]>(
+      await query<{ migration_name: string }>(
         `SELECT migration_name FROM "_prisma_migrations" WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL`,
       )
     ).map((r) => r.migration_name),
