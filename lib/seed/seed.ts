@@ -29,7 +29,7 @@ import {
 import { makeDemoBuyer } from "../accounts/demo-buyer";
 import { hashPassword } from "../accounts/password";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./accounts";
-import { HELP_ARTICLES } from "./help";
+import { readHelpArticles } from "./help";
 import { rngFor, type Rng } from "./random";
 import { CLOSED_STORE, FIXTURE_STORES, GENERATED_STORES, type StoreDef, type TemplateDef } from "./stores";
 import { CURRENCY } from "@/lib/currency";
@@ -154,6 +154,14 @@ async function insert(db: PrismaClient, table: Table, rows: object[]): Promise<v
     `INSERT INTO ${table} (${names}) SELECT ${names} FROM json_to_recordset($1::json) AS x(${COLUMNS[table]})`,
     JSON.stringify(rows),
   );
+}
+
+/** The `help_articles` rows the seed inserts: every file of content/help, published. */
+export function helpArticleRows() {
+  return readHelpArticles().map((a) => {
+    const at = iso(BASE_DATE - (30 - a.position) * DAY);
+    return { id: rngFor(`help:${a.slug}`).uuid(), ...a, published: true, created_at: at, updated_at: at };
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -688,14 +696,7 @@ export async function seedCatalog(db: PrismaClient, { products: total = DEFAULT_
   await insert(db, "shipping_templates", s.templates);
   await insert(db, "shipping_rates", s.rates);
 
-  await insert(
-    db,
-    "help_articles",
-    HELP_ARTICLES.map((a, position) => {
-      const at = iso(BASE_DATE - (30 - position) * DAY);
-      return { id: rngFor(`help:${a.slug}`).uuid(), ...a, position, published: true, created_at: at, updated_at: at };
-    }),
-  );
+  await insert(db, "help_articles", helpArticleRows());
 
   const fixtures = buildFixtures(ref, new Map(s.seeded.map((x) => [x.slug, x])));
   await insert(db, "products", fixtures.products);

@@ -6,6 +6,7 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { readHelpArticles } from "@/lib/seed/help";
 import {
   api,
   baseUrl,
@@ -410,6 +411,15 @@ describe("search_help: every word, in title, summary or text, published articles
     const onPage = [...page.matchAll(/href="\/help\/([a-z0-9-]+)"/g)].map((m) => m[1]);
     expect(await slugsOf({})).toEqual(onPage);
     expect(onPage.length).toBeGreaterThanOrEqual(7);
+  });
+
+  it("serves the articles of content/help, in their order, text byte for byte", async () => {
+    const files = readHelpArticles();
+    expect(await slugsOf({})).toEqual(files.map((a) => a.slug));
+    for (const file of files) {
+      const { data } = expectSuccess(await session.callTool("get_help_article", { slug: file.slug }));
+      expect({ title: data.title, summary: data.summary, body: data.body }, file.slug).toEqual({ title: file.title, summary: file.summary, body: file.body });
+    }
   });
 
   it("matches every word, case-insensitively, titles first", async () => {

@@ -5,7 +5,7 @@
  * pages with numbers, and clears its filters.
  */
 import { describe, expect, it } from "vitest";
-import { HELP_ARTICLES } from "@/lib/seed/help";
+import { readHelpArticles } from "@/lib/seed/help";
 import { api, baseUrl } from "../helpers/http";
 import { parseHtml, parseSearchPage } from "../helpers/html";
 
@@ -14,6 +14,7 @@ async function page(path: string) {
 }
 
 const LISTED_PRODUCT = "fixture-mixed-offers";
+const HELP_ARTICLES = readHelpArticles();
 const METHOD_PATH = /^(GET|POST|PUT|PATCH|DELETE)\s+(\/\S*)/;
 
 /**
