@@ -474,6 +474,14 @@ describe("listings: create, publish, stock and edit through the forms", () => {
     expect(product.status).toBe(200);
     expect(product.text).toContain(title);
     expect(product.text).toContain(listingId);
+    // No picture was given: the product gets its generated one, as the seed's products do.
+    const picture = `/images/p/${draft.rows[0].slug}/1.svg`;
+    expect(product.text).toContain(picture);
+    const api = await (await fetch(`${app.baseUrl}/api/public/v1/products/${draft.rows[0].slug}`)).json();
+    expect(api.data.images.map((i: { url: string }) => new URL(i.url).pathname)).toEqual([picture]);
+    const svg = await fetch(`${app.baseUrl}${picture}`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
   });
 
   it("finds listings by SKU or title, case-insensitive, with LIKE wildcards taken literally", async () => {

@@ -1,4 +1,5 @@
 import type { DbClient } from "@/lib/db";
+import { productImagePath } from "@/lib/catalog/product-image";
 import { slugify } from "@/lib/catalog/slug";
 import { randomBytes } from "node:crypto";
 import { AppError } from "@/lib/errors";
@@ -75,14 +76,13 @@ async function createProduct(db: DbClient, storeId: string, product: NewProductI
       ON CONFLICT DO NOTHING
       RETURNING id::text AS id`;
     if (row) {
-      const images = product.images ?? [];
-      if (images.length > 0) {
-        await db.$executeRaw`
-          INSERT INTO product_images (product_id, url, alt, position)
-          SELECT ${row.id}::uuid, i.url, i.alt, i.position::int
-          FROM jsonb_to_recordset(${JSON.stringify(images.map((image, position) => ({ url: image.url, alt: image.alt ?? null, position })))}::jsonb)
-            AS i(url text, alt text, position int)`;
-      }
+      // Without a picture of its own, the product gets its generated one, as the seed's do.
+      const images = product.images?.length ? product.images : [{ url: productImagePath(slug, 1) }];
+      await db.$executeRaw`
+        INSERT INTO product_images (product_id, url, alt, position)
+        SELECT ${row.id}::uuid, i.url, i.alt, i.position::int
+        FROM jsonb_to_recordset(${JSON.stringify(images.map((image: { url: string; alt?: string }, position) => ({ url: image.url, alt: image.alt ?? null, position })))}::jsonb)
+          AS i(url text, alt text, position int)`;
       return row.id;
     }
     if (product.gtin !== undefined && (await gtinTaken(db, product.gtin))) throw gtinTakenError(product.gtin);
