@@ -39,3 +39,8 @@ export async function savePicture(store: PictureStore, bytes: Buffer, param = "p
   }
   return { id, width: picture.width, height: picture.height, path: picturePath(id, PICTURE_WIDTHS[PICTURE_WIDTHS.length - 1]) };
 }
+
+/** Removes every variant of a saved picture (a listing that failed after its upload was stored). */
+export async function deletePicture(store: PictureStore, id: string): Promise<void> {
+  await Promise.allSettled(PICTURE_WIDTHS.map((width) => store.delete(pictureKey(id, width))));
+}
