@@ -20,8 +20,8 @@ const ACCEPTED_FORMATS = new Set(["jpeg", "png", "webp", "heif"]);
 export interface ProcessedPicture {
   width: number;
   height: number;
-  /** One WebP per width of PICTURE_WIDTHS. */
-  variants: { width: PictureWidth; bytes: Buffer }[];
+  /** One WebP per width of PICTURE_WIDTHS; `size` is what it measures (never wider than the original). */
+  variants: { width: PictureWidth; bytes: Buffer; size: { width: number; height: number } }[];
 }
 
 export async function processUpload(bytes: Buffer, param = "picture"): Promise<ProcessedPicture> {
@@ -55,13 +55,13 @@ export async function processUpload(bytes: Buffer, param = "picture"): Promise<P
 
   try {
     const variants = await Promise.all(
-      PICTURE_WIDTHS.map(async (width) => ({
-        width,
-        bytes: await sharp(bytes, options)
+      PICTURE_WIDTHS.map(async (width) => {
+        const { data, info } = await sharp(bytes, options)
           .resize({ width, withoutEnlargement: true })
           .webp({ quality: 80 })
-          .toBuffer(),
-      })),
+          .toBuffer({ resolveWithObject: true });
+        return { width, bytes: data, size: { width: info.width, height: info.height } };
+      }),
     );
     const oriented = meta.autoOrient ?? { width: meta.width, height: meta.height };
     return { width: oriented.width, height: oriented.height, variants };

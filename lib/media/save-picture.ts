@@ -17,6 +17,7 @@ export function picturePath(id: string, width: PictureWidth = 1280): string {
 
 export interface SavedPicture {
   id: string;
+  /** The largest variant's size, as product_images keeps it. */
   width: number;
   height: number;
   /** The largest variant's path, what product_images keeps. */
@@ -37,7 +38,8 @@ export async function savePicture(store: PictureStore, bytes: Buffer, param = "p
     await Promise.allSettled(written.map((key) => store.delete(key)));
     throw err;
   }
-  return { id, width: picture.width, height: picture.height, path: picturePath(id, PICTURE_WIDTHS[PICTURE_WIDTHS.length - 1]) };
+  const largest = picture.variants[picture.variants.length - 1]!;
+  return { id, ...largest.size, path: picturePath(id, largest.width) };
 }
 
 /** Removes every variant of a saved picture (a listing that failed after its upload was stored). */

@@ -517,6 +517,7 @@ describe("listings: create, publish, stock and edit through the forms", () => {
     const api = await (await fetch(`${app.baseUrl}/api/public/v1/products/${slug}`)).json();
     const url = new URL(api.data.images[0].url);
     expect(url.pathname).toMatch(/^\/media\/[0-9a-f]{24}-1280\.webp$/);
+    expect(api.data.images[0]).toMatchObject({ width: 1280, height: 800 });
     expect((await anonymous().get(`/p/${slug}`)).text).toContain(url.pathname);
     const search = await (await fetch(`${app.baseUrl}/api/public/v1/search?q=${encodeURIComponent(title)}`)).json();
     expect(JSON.stringify(search.data)).toContain(url.pathname);
