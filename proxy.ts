@@ -95,5 +95,5 @@ function isDecodable(path: string): boolean {
 // the proxy in front of them as well halved API throughput in `npm run bench`. It sees only their
 // paths holding a percent sign, to answer the undecodable ones.
 export const config = {
-  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|images/).*)", "/api/:path(.*%.*)", "/images/:path(.*%.*)"],
+  matcher: ["/((?!api/|_next/static|_next/image|favicon.ico|images/|media/).*)", "/api/:path(.*%.*)", "/images/:path(.*%.*)", "/media/:path(.*%.*)"],
 };

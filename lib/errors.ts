@@ -46,6 +46,7 @@ export const ERROR_TABLE = {
 
   // Public catalog and cart links
   no_purchasable_lines: { status: 400, type: "invalid_request_error", description: "No line of the cart link can be bought now; `rejected` lists them." },
+  picture_too_large: { status: 413, type: "invalid_request_error", description: "An uploaded picture is larger than 10 MiB; `param` names the field." },
   product_not_found: { status: 404, type: "not_found_error", description: "No such product (creating a seller listing: 400, naming `product_id` or `gtin`)." },
   help_article_not_found: { status: 404, type: "not_found_error", description: "No published help article has this slug." },
 

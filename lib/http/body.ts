@@ -66,9 +66,9 @@ async function readText(request: Request): Promise<string> {
  * The request body, read up to MAX_BODY_BYTES: a longer one (declared or as it streams in) stops
  * reading and throws `tooLarge()`.
  */
-export async function readBodyBytes(request: Request, tooLarge: () => Error): Promise<Buffer> {
+export async function readBodyBytes(request: Request, tooLarge: () => Error, max = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(request.headers.get("content-length"));
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (declared > max) throw tooLarge();
   if (!request.body) return Buffer.alloc(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -77,7 +77,7 @@ export async function readBodyBytes(request: Request, tooLarge: () => Error): Pr
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
-    if (size > MAX_BODY_BYTES) {
+    if (size > max) {
       await reader.cancel();
       throw tooLarge();
     }

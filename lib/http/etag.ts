@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 
 /** Weak validator over the representation without its request id, so repeats revalidate. */
-export function etagOf(representation: string): string {
+export function etagOf(representation: string | Uint8Array): string {
   return `W/"${createHash("sha1").update(representation).digest("base64url")}"`;
 }
 

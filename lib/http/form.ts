@@ -3,7 +3,7 @@ import type { SessionUser } from "@/lib/auth/session";
 import type { RateLimitPolicy } from "@/lib/ratelimit";
 import { pipeline, type Policy } from "./pipeline";
 import { observe } from "./policies/observe";
-import { parseForm } from "./policies/parse-form";
+import { parseFormWith } from "./policies/parse-form";
 import { readYourWrites } from "./policies/read-your-writes";
 import { ipRateLimit } from "./policies/rate-limit";
 import { sameOrigin } from "./policies/same-origin";
@@ -18,6 +18,8 @@ export interface FormRouteOptions {
   rateLimit?: RateLimitPolicy;
   /** Who may post; without it the session is not read and `user` is null. */
   session?: SessionRule;
+  /** A form posting files (multipart): the body may be this large; the files are in `files`. */
+  files?: { maxBytes: number };
 }
 
 export interface FormContext {
@@ -26,6 +28,8 @@ export interface FormContext {
   form: Record<string, string>;
   /** Every value posted under `name`, in order (a group of checkboxes sharing one name). */
   all: (name: string) => string[];
+  /** Each non-empty posted file by field name, for a route declaring `files`. */
+  files: Record<string, File>;
   /** The signed-in person, when the route reads the session. */
   user: SessionUser | null;
   requestId: string;
@@ -43,7 +47,7 @@ export function formRoute(options: FormRouteOptions, handler: (ctx: FormContext)
     observe,
     ipRateLimit(policy, policy === "sign_in" ? "sign_in" : undefined),
     sameOrigin,
-    parseForm,
+    parseFormWith(options.files),
     ...(options.session ? [sessionCaller(options.session)] : []),
     readYourWrites,
   ];
@@ -52,6 +56,7 @@ export function formRoute(options: FormRouteOptions, handler: (ctx: FormContext)
       request: ctx.request,
       form: ctx.body as Record<string, string>,
       all: (name) => ctx.formLists?.[name] ?? [],
+      files: ctx.formFiles ?? {},
       user: ctx.sessionUser ?? null,
       requestId: ctx.requestId,
     }),

@@ -30,6 +30,8 @@ export interface RequestCtx {
   body?: unknown;
   /** Set by the form policy: every value of each posted field, in order (repeated checkboxes). */
   formLists?: Record<string, string[]>;
+  /** Set by the form policy of a route taking files: each posted file by field name (the last one). */
+  formFiles?: Record<string, File>;
   /** Set by an idempotency policy: the request's Idempotency-Key (absent when none was sent). */
   idempotencyKey?: string;
   /** Set by the transaction policy: the database transaction the handler must write in. */

@@ -11,6 +11,10 @@
  * the sign-in form, as anyone does, and carry the session cookie it sets.
  */
 import { randomBytes } from "node:crypto";
+import { mkdtempSync, readdirSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createDb } from "@/lib/db";
 import { WEBHOOK_EVENT_TYPES, WEBHOOK_EVENTS } from "@/lib/schemas/seller/webhooks";
@@ -41,8 +45,20 @@ interface Page {
   location: string | null;
 }
 
+/** The app's picture folder (lib/media), to see what an upload stored. */
+const MEDIA_DIR = mkdtempSync(path.join(tmpdir(), "seller-dashboard-media-"));
+const storedPictures = () => readdirSync(MEDIA_DIR).filter((f) => !f.endsWith(".tmp"));
+
 class Visitor {
   constructor(readonly cookie: string) {}
+
+  /** A multipart form post (a form with a file), as a browser sends it. */
+  async postMultipart(path: string, fields: Record<string, string>, files: Record<string, Blob>): Promise<Page> {
+    const body = new FormData();
+    for (const [name, value] of Object.entries(fields)) body.append(name, value);
+    for (const [name, blob] of Object.entries(files)) body.append(name, blob, `${name}.bin`);
+    return this.request(path, { method: "POST", body, headers: { "Sec-Fetch-Site": "same-origin", Origin: app.baseUrl } });
+  }
 
   async get(path: string): Promise<Page> {
     return this.request(path, { method: "GET" });
@@ -64,7 +80,7 @@ class Visitor {
     return { posted, page: await this.get(posted.location!) };
   }
 
-  private async request(path: string, init: { method: string; body?: string; headers?: Record<string, string> }): Promise<Page> {
+  private async request(path: string, init: { method: string; body?: string | FormData; headers?: Record<string, string> }): Promise<Page> {
     const headers = new Headers(init.headers);
     if (this.cookie) headers.set("Cookie", this.cookie);
     headers.set("X-Forwarded-For", `10.${rand()}.${rand()}.${rand() + 1}`);
@@ -153,7 +169,7 @@ function listingRows(html: string): { id: string; sku: string; status: string }[
 
 beforeAll(async () => {
   receiver = await startPlatform();
-  app = await startIsolatedApp("seller-dashboard", { WEBHOOKS_ALLOW_LOOPBACK: "on", NODE_EXTRA_CA_CERTS: receiver.caPath });
+  app = await startIsolatedApp("seller-dashboard", { WEBHOOKS_ALLOW_LOOPBACK: "on", NODE_EXTRA_CA_CERTS: receiver.caPath, MEDIA_DIR });
   const tag = randomBytes(4).toString("hex");
   owner = new Visitor(await signIn(await createUser(`owner-${tag}@example.test`, "store_owner", [STORE, SECOND_STORE])));
   otherOwner = new Visitor(await signIn(await createUser(`other-${tag}@example.test`, "store_owner", [OTHER_STORE])));
@@ -474,6 +490,67 @@ describe("listings: create, publish, stock and edit through the forms", () => {
     expect(product.status).toBe(200);
     expect(product.text).toContain(title);
     expect(product.text).toContain(listingId);
+    // No picture was given: the product gets its generated one, as the seed's products do.
+    const picture = `/images/p/${draft.rows[0].slug}/1.svg`;
+    expect(product.text).toContain(picture);
+    const api = await (await fetch(`${app.baseUrl}/api/public/v1/products/${draft.rows[0].slug}`)).json();
+    expect(api.data.images.map((i: { url: string }) => new URL(i.url).pathname)).toEqual([picture]);
+    const svg = await fetch(`${app.baseUrl}${picture}`);
+    expect(svg.status).toBe(200);
+    expect(svg.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+  });
+
+  it("creates a new product with an uploaded picture: WebP on its page, its card and the public API's images, cached for a year", async () => {
+    const title = `Pictured Widget ${randomBytes(3).toString("hex")}`;
+    const png = await sharp({ create: { width: 1600, height: 1000, channels: 3, background: "#2a7" } }).png().toBuffer();
+    const before = storedPictures().length;
+    const posted = await owner.postMultipart(
+      `/seller/${STORE}/listings/create`,
+      { product_title: title, product_category: await leafCategory(), sku: `PIC-${randomBytes(3).toString("hex")}`, condition: "new", price: "9.99", quantity: "3", shipping_template_id: templateId },
+      { picture: new Blob([new Uint8Array(png)], { type: "image/png" }) },
+    );
+    expect(posted.status, posted.text.slice(0, 300)).toBe(303);
+    const id = /\/listings\/([0-9a-f-]{36})\?notice=created$/.exec(posted.location!)![1]!;
+    expect(storedPictures().length).toBe(before + 3);
+    await owner.submit(`/seller/${STORE}/listings/${id}/status`, { move: "publish", return_to: `/seller/${STORE}/listings` });
+    const slug = (await app.pool.query(`SELECT p.slug FROM listings l JOIN products p ON p.id = l.product_id WHERE l.id = $1`, [id])).rows[0].slug;
+    const api = await (await fetch(`${app.baseUrl}/api/public/v1/products/${slug}`)).json();
+    const url = new URL(api.data.images[0].url);
+    expect(url.pathname).toMatch(/^\/media\/[0-9a-f]{24}-1280\.webp$/);
+    expect(api.data.images[0]).toMatchObject({ width: 1280, height: 800 });
+    expect((await anonymous().get(`/p/${slug}`)).text).toContain(url.pathname);
+    const search = await (await fetch(`${app.baseUrl}/api/public/v1/search?q=${encodeURIComponent(title)}`)).json();
+    expect(JSON.stringify(search.data)).toContain(url.pathname);
+    const picture = await fetch(`${app.baseUrl}${url.pathname}`);
+    expect(picture.status).toBe(200);
+    expect(picture.headers.get("content-type")).toBe("image/webp");
+    expect(picture.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect(await sharp(Buffer.from(await picture.arrayBuffer())).metadata()).toMatchObject({ format: "webp", width: 1280, height: 800 });
+  });
+
+  it("refuses hostile pictures (not an image, an SVG with a script, 30 MB, a decompression bomb) with a clear message or 413, storing nothing", async () => {
+    const before = storedPictures();
+    const fields = { product_title: "Hostile", product_category: await leafCategory(), sku: `BAD-${randomBytes(3).toString("hex")}`, condition: "new", price: "1.00", quantity: "1", shipping_template_id: templateId };
+    const bomb = Buffer.from(await sharp({ create: { width: 16, height: 16, channels: 3, background: "#000" } }).png().toBuffer());
+    bomb.writeUInt32BE(20000, 16);
+    bomb.writeUInt32BE(20000, 20);
+    const { crc32 } = await import("node:zlib");
+    bomb.writeUInt32BE(crc32(bomb.subarray(12, 29)), 29);
+    const hostile: [string, Blob, RegExp][] = [
+      ["text", new Blob(["not a picture at all"], { type: "image/png" }), /JPEG, PNG, WebP or AVIF/],
+      ["svg", new Blob(['<svg xmlns="http://www.w3.org/2000/svg" width="9" height="9"><script>alert(1)</script></svg>'], { type: "image/svg+xml" }), /JPEG, PNG, WebP or AVIF/],
+      ["bomb", new Blob([new Uint8Array(bomb)], { type: "image/png" }), /20000x20000 pixels/],
+    ];
+    for (const [name, blob, message] of hostile) {
+      const posted = await owner.postMultipart(`/seller/${STORE}/listings/create`, fields, { picture: blob });
+      expect(posted.status, name).toBe(303);
+      expect(posted.location, name).toMatch(/\/listings\/new\?flash=/);
+      expect(formError((await owner.get(posted.location!)).text)?.message, name).toMatch(message);
+    }
+    const big = await owner.postMultipart(`/seller/${STORE}/listings/create`, fields, { picture: new Blob([new Uint8Array(30 * 1024 * 1024)]) });
+    expect(big.status).toBe(413);
+    expect(storedPictures()).toEqual(before);
+    expect(await count(`SELECT count(*) FROM products WHERE title = 'Hostile'`)).toBe(0);
   });
 
   it("finds listings by SKU or title, case-insensitive, with LIKE wildcards taken literally", async () => {

@@ -1,4 +1,5 @@
 import type { DbClient } from "@/lib/db";
+import { productImagePath } from "@/lib/catalog/product-image";
 import { slugify } from "@/lib/catalog/slug";
 import { randomBytes } from "node:crypto";
 import { AppError } from "@/lib/errors";
@@ -13,8 +14,9 @@ type NewProductInput = NonNullable<CreateListingInput["product"]>;
  * `gtin`) or on a product it describes (`product`), created here unlisted and remembered as the
  * store's, so that its first published listing lists it. Runs in the caller's transaction.
  */
-export async function createListing(db: DbClient, storeId: string, input: CreateListingInput): Promise<ListingData> {
-  const productId = await resolveProduct(db, storeId, input);
+/** `picture`: a new product's uploaded picture (lib/media savePicture), its first image. */
+export async function createListing(db: DbClient, storeId: string, input: CreateListingInput, options: { picture?: { path: string; width: number; height: number } } = {}): Promise<ListingData> {
+  const productId = await resolveProduct(db, storeId, input, options.picture);
   if (input.shipping_template_id !== undefined && !(await isStoreTemplate(db, storeId, input.shipping_template_id))) {
     throw templateNotFound(input.shipping_template_id);
   }
@@ -31,7 +33,7 @@ export async function createListing(db: DbClient, storeId: string, input: Create
   return readListing(db, storeId, inserted[0].id);
 }
 
-async function resolveProduct(db: DbClient, storeId: string, input: CreateListingInput): Promise<string> {
+async function resolveProduct(db: DbClient, storeId: string, input: CreateListingInput, picture?: { path: string; width: number; height: number }): Promise<string> {
   if (input.product_id !== undefined) {
     const id = input.product_id;
     const rows = isUuid(id) ? await db.$queryRaw<{ id: string }[]>`SELECT id::text AS id FROM products WHERE id = ${id}::uuid` : [];
@@ -43,7 +45,7 @@ async function resolveProduct(db: DbClient, storeId: string, input: CreateListin
     if (!rows[0]) throw productNotFound(`No product has the GTIN '${input.gtin}'; describe it with \`product\` instead.`, "gtin");
     return rows[0].id;
   }
-  return createProduct(db, storeId, input.product!);
+  return createProduct(db, storeId, input.product!, picture);
 }
 
 // decisions.md: an unknown product named in the create body is a 400 `product_not_found`.
@@ -51,7 +53,7 @@ function productNotFound(message: string, param: string): AppError {
   return new AppError("product_not_found", message, param, { asInvalidRequest: true });
 }
 
-async function createProduct(db: DbClient, storeId: string, product: NewProductInput): Promise<string> {
+async function createProduct(db: DbClient, storeId: string, product: NewProductInput, picture?: { path: string; width: number; height: number }): Promise<string> {
   const [category] = await db.$queryRaw<{ id: string }[]>`
     SELECT id::text AS id FROM categories WHERE slug = ${product.category} AND active`;
   if (!category) throw new AppError("category_not_found", `No active category has the slug '${product.category}'.`, "product.category");
@@ -75,14 +77,17 @@ async function createProduct(db: DbClient, storeId: string, product: NewProductI
       ON CONFLICT DO NOTHING
       RETURNING id::text AS id`;
     if (row) {
-      const images = product.images ?? [];
-      if (images.length > 0) {
-        await db.$executeRaw`
-          INSERT INTO product_images (product_id, url, alt, position)
-          SELECT ${row.id}::uuid, i.url, i.alt, i.position::int
-          FROM jsonb_to_recordset(${JSON.stringify(images.map((image, position) => ({ url: image.url, alt: image.alt ?? null, position })))}::jsonb)
-            AS i(url text, alt text, position int)`;
-      }
+      // Without a picture of its own, the product gets its generated one, as the seed's do.
+      const given: { url: string; alt?: string; width?: number; height?: number }[] = [
+        ...(picture ? [{ url: picture.path, width: picture.width, height: picture.height }] : []),
+        ...(product.images ?? []),
+      ];
+      const images = given.length ? given : [{ url: productImagePath(slug, 1) }];
+      await db.$executeRaw`
+        INSERT INTO product_images (product_id, url, alt, position, width, height)
+        SELECT ${row.id}::uuid, i.url, i.alt, i.position::int, i.width, i.height
+        FROM jsonb_to_recordset(${JSON.stringify(images.map((image: (typeof given)[number], position) => ({ url: image.url, alt: image.alt ?? null, position, width: image.width ?? null, height: image.height ?? null })))}::jsonb)
+          AS i(url text, alt text, position int, width int, height int)`;
       return row.id;
     }
     if (product.gtin !== undefined && (await gtinTaken(db, product.gtin))) throw gtinTakenError(product.gtin);

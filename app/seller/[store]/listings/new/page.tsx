@@ -87,7 +87,7 @@ export default async function NewListingPage({ params, searchParams }: Props) {
       </section>
       <section aria-labelledby="offer-heading" className="panel">
         <h2 id="offer-heading">{product ? "2. Your offer" : "2. Describe a new product and your offer"}</h2>
-        <form method="post" action={`/seller/${store.slug}/listings/create`} className="stacked-form" aria-labelledby="offer-heading">
+        <form method="post" action={`/seller/${store.slug}/listings/create`} encType="multipart/form-data" className="stacked-form" aria-labelledby="offer-heading">
           {state.alert()}
           {product ? (
             <input type="hidden" name="product_id" value={product.id} />
@@ -123,6 +123,10 @@ export default async function NewListingPage({ params, searchParams }: Props) {
               <label>
                 Description (optional)
                 <textarea {...state.field("product_description")} defaultValue={state.value("product_description")} rows={5} maxLength={5_000} />
+              </label>
+              <label>
+                Picture (optional: JPEG, PNG, WebP or AVIF, at most 10 MiB; without one the product gets a generated picture)
+                <input {...state.field("picture")} type="file" accept="image/jpeg,image/png,image/webp,image/avif" />
               </label>
             </fieldset>
           )}
