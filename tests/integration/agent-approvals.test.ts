@@ -153,7 +153,9 @@ async function rawCheckout(p: Person, args: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  app = await startIsolatedApp("agent-approvals");
+  // "100 parallel retries" queue 100 checkouts for the app's 10 connections: its requests wait as
+  // long as it takes for one, so that a loaded machine's slow turn is not a 503 (the 5 s default).
+  app = await startIsolatedApp("agent-approvals", { DATABASE_CONNECT_TIMEOUT_MS: "0" });
   await setMarketplaceAgentCheckout(app.pool, true);
   listingA = await createListing(app.pool, 1500, 1000);
   // A second seller: the order spans two stores.

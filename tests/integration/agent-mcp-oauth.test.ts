@@ -30,6 +30,8 @@ import { startIsolatedApp, type IsolatedApp } from "../helpers/seller";
 const AGENT_MCP = "/api/agent/mcp";
 const HOLDER_TOOLS = ["get_profile", "get_cart", "add_to_cart", "update_cart_line", "remove_cart_line", "checkout", "list_orders", "get_order", "request_return", "list_returns"];
 const CATALOG_TOOLS = ["search_products", "get_product", "get_categories", "create_cart_link", "search_help", "get_help_article", "get_connection_guide"];
+/** The MCP Apps views' app-only tools (lib/mcp/tools/agent.ts). */
+const VIEW_TOOLS = ["view_add_to_cart", "view_set_quantity", "view_checkout_summary"];
 const GRANTED = BUYER_SCOPES.filter((scope) => scope !== "orders:read");
 const PASSWORD = `pw-${randomBytes(8).toString("hex")}`;
 
@@ -179,7 +181,7 @@ function fullFlow(label: string, setup: () => { base: string; pool: pg.Pool; pro
       session = await connect(base, provider, calls, ip, "2026");
       negotiated[`${label} (versionNegotiation auto)`] = session.client.getNegotiatedProtocolVersion();
       const { tools } = await session.client.listTools();
-      expect(tools.map((t) => t.name).sort()).toEqual([...CATALOG_TOOLS, ...HOLDER_TOOLS].sort());
+      expect(tools.map((t) => t.name).sort()).toEqual([...CATALOG_TOOLS, ...HOLDER_TOOLS, ...VIEW_TOOLS].sort());
 
       const profile = (await session.client.callTool({ name: "get_profile", arguments: {} })) as { structuredContent?: any; isError?: boolean };
       expect(profile.isError).toBeFalsy();

@@ -11,8 +11,14 @@ import { QUERY_CLASSES } from "@/lib/catalog/relevance/queries";
 import { formatMarkdown, missedTargets } from "@/lib/catalog/relevance/report";
 import { createDb, type PrismaClient } from "@/lib/db";
 
-// searchProducts runs on db(): the test database, in this process.
+// searchProducts runs on db(): the test database, in this process. Its pool waits as long as it
+// takes for a connection: on a loaded machine (the embedded database serving another file) the
+// app's 5 s default, a 503 for a request by design, would turn a slow turn into a failure.
+const connectWait = process.env.DATABASE_CONNECT_TIMEOUT_MS;
+process.env.DATABASE_CONNECT_TIMEOUT_MS = "0";
 const client = createDb(inject("DATABASE_URL"));
+if (connectWait === undefined) delete process.env.DATABASE_CONNECT_TIMEOUT_MS;
+else process.env.DATABASE_CONNECT_TIMEOUT_MS = connectWait;
 (globalThis as unknown as { __marketplaceDb?: PrismaClient }).__marketplaceDb = client;
 afterAll(() => client.$disconnect());
 

@@ -41,11 +41,15 @@ const LineItem = z.object({
   quantity: z.number().int(),
 });
 
-/** A payment instrument as the platform shows it back (never with a credential). */
+/**
+ * A payment instrument as the platform shows it back (never with a credential). `card` is the one
+ * instrument type 2026-01-11 defines (card_payment_instrument.json); another is refused rather than
+ * shown back in a checkout that its own schema would reject.
+ */
 const Instrument = z.object({
   id: text(100),
   handler_id: text(100),
-  type: text(40),
+  type: z.literal("card"),
   brand: text(40),
   last_digits: text(4),
 });
