@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { z } from "zod";
 
 /** An ACP platform's order-webhook receiver (ACP_WEBHOOKS). */
@@ -122,6 +123,8 @@ const DEVELOPMENT_AUTH_SECRET = "development-only-secret-do-not-use-in-productio
 export interface AppConfig {
   production: boolean;
   publicBaseUrl: string;
+  /** False when PUBLIC_BASE_URL is unset: shown links then follow the request's origin. */
+  publicBaseUrlSet: boolean;
   databaseUrl?: string;
   redisUrl?: string;
   authSecret: string;
@@ -165,6 +168,7 @@ export function config(): AppConfig {
   cached = {
     production: env.NODE_ENV === "production",
     publicBaseUrl: publicBase,
+    publicBaseUrlSet: env.PUBLIC_BASE_URL !== undefined,
     databaseUrl: env.DATABASE_URL,
     redisUrl: env.REDIS_URL,
     authSecret: env.AUTH_SECRET ?? DEVELOPMENT_AUTH_SECRET,
@@ -208,6 +212,30 @@ export function publicBaseUrl(): string {
   return config().publicBaseUrl;
 }
 
+/** A path made absolute to PUBLIC_BASE_URL: for what leaves the request (e-mail, OAuth, discovery documents). */
 export function absoluteUrl(pathOrUrl: string): string {
   return pathOrUrl.startsWith("/") ? `${publicBaseUrl()}${pathOrUrl}` : pathOrUrl;
+}
+
+const requestOrigins = new AsyncLocalStorage<string>();
+
+/**
+ * Runs `fn` as the answer to a request that came in on `origin` (its scheme, host and port, from
+ * lib/http/request-origin.ts): within it, `shownUrl` links to that origin while PUBLIC_BASE_URL is
+ * unset, so a storefront opened at another address than localhost shows pictures that load.
+ */
+export function withRequestOrigin<T>(origin: string | null, fn: () => T): T {
+  return origin === null ? fn() : requestOrigins.run(origin, fn);
+}
+
+/**
+ * A path made absolute for the caller to follow: product and picture links in catalog and cart
+ * answers and canonical links of pages. PUBLIC_BASE_URL when set (always in production behind a
+ * proxy); otherwise the origin the request came in on. Never for e-mail, OAuth or discovery
+ * documents: a Host header must not choose where a sign-in link points (`absoluteUrl`).
+ */
+export function shownUrl(pathOrUrl: string): string {
+  if (!pathOrUrl.startsWith("/")) return pathOrUrl;
+  const base = config().publicBaseUrlSet ? publicBaseUrl() : (requestOrigins.getStore() ?? publicBaseUrl());
+  return `${base}${pathOrUrl}`;
 }

@@ -1,5 +1,6 @@
 import { getCategoryTree } from "@/lib/catalog/categories";
 import { searchProducts } from "@/lib/catalog/search";
+import { atRequestOrigin } from "./_lib/request-origin";
 import { SearchQuery } from "@/lib/schemas/catalog";
 import { FIRST_ROW_CARDS, ProductCard } from "./_components/ProductCard";
 import { SearchForm } from "./_components/SearchForm";
@@ -9,7 +10,7 @@ export const dynamic = "force-dynamic";
 export default async function Home() {
   const [categories, newest] = await Promise.all([
     getCategoryTree(),
-    searchProducts(SearchQuery.parse({ sort: "newest", page_size: "8" })),
+    atRequestOrigin(() => searchProducts(SearchQuery.parse({ sort: "newest", page_size: "8" }))),
   ]);
   return (
     <main className="page" data-page="home">

@@ -1,4 +1,4 @@
-import { absoluteUrl } from "@/lib/config";
+import { shownUrl } from "@/lib/config";
 import { db, type Prisma } from "@/lib/db";
 import { CONDITION_LABELS, type ConditionValue } from "@/lib/schemas/catalog";
 import { CART_LINK_LIMITS } from "@/lib/schemas/cart";
@@ -103,8 +103,8 @@ async function viewOf(cartId: string, executor: Pick<Tx, "$queryRaw">): Promise<
           ? {
               slug: row.product_slug,
               title: row.product_title,
-              url: absoluteUrl(`/p/${row.product_slug}`),
-              image_url: row.image_url ? absoluteUrl(row.image_url) : null,
+              url: shownUrl(`/p/${row.product_slug}`),
+              image_url: row.image_url ? shownUrl(row.image_url) : null,
             }
           : null,
       store_name: row.store_name,

@@ -1,5 +1,5 @@
 import { LRUCache } from "lru-cache";
-import { absoluteUrl } from "@/lib/config";
+import { shownUrl } from "@/lib/config";
 import { db, Prisma } from "@/lib/db";
 import { onCatalogChange } from "@/lib/db/changes";
 import { AppError } from "@/lib/errors";
@@ -106,13 +106,13 @@ async function readProduct(slug: string): Promise<ProductRecordData> {
     slug: product.slug,
     title: product.title,
     description: product.description,
-    url: absoluteUrl(`/p/${product.slug}`),
+    url: shownUrl(`/p/${product.slug}`),
     brand: product.brand,
     category_breadcrumb: product.category_breadcrumb ?? [],
     gtin: product.gtin,
     mpn: product.mpn,
     attributes: product.attributes,
-    images: product.images.map((image) => ({ ...image, url: absoluteUrl(image.url) })),
+    images: product.images.map((image) => ({ ...image, url: shownUrl(image.url) })),
     rating_avg: product.rating_avg,
     rating_count: product.rating_count,
     currency: CURRENCY,

@@ -1,4 +1,4 @@
-import { absoluteUrl } from "@/lib/config";
+import { shownUrl } from "@/lib/config";
 import { db, Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import {
@@ -147,8 +147,8 @@ export async function searchProducts(params: SearchParams, restriction: SearchRe
       id: card.id,
       slug: card.slug,
       title: card.title,
-      url: absoluteUrl(`/p/${card.slug}`),
-      image_url: card.image_url === null ? null : absoluteUrl(card.image_url),
+      url: shownUrl(`/p/${card.slug}`),
+      image_url: card.image_url === null ? null : shownUrl(card.image_url),
       brand: card.brand,
       category_breadcrumb: card.category_breadcrumb ?? [],
       min_price_cents: card.min_price_cents,

@@ -3,7 +3,9 @@ import type { Principal } from "@/lib/auth/principal";
 import type { SessionUser } from "@/lib/auth/session";
 import type { Prisma } from "@/lib/db";
 import type { RateLimitDecision } from "@/lib/ratelimit";
+import { withRequestOrigin } from "@/lib/config";
 import type { CachePolicy } from "./cache-policies";
+import { requestOriginOf } from "./request-origin";
 
 export type RouteContext = { params: Promise<Record<string, string | string[]>> };
 
@@ -51,11 +53,11 @@ export type Next = () => Promise<Response>;
 /** One rule of a route: does its part, then calls `next` (or answers / throws instead). */
 export type Policy = (ctx: RequestCtx, next: Next) => Promise<Response>;
 
-/** Runs `policies` in order around `terminal`, as a route handler. */
+/** Runs `policies` in order around `terminal`, as a route handler (links shown at the request's origin). */
 export function pipeline(routeName: string, policies: Policy[], terminal: (ctx: RequestCtx) => Promise<Response>) {
   return async (request: NextRequest, routeContext: RouteContext): Promise<Response> => {
     const ctx: RequestCtx = { request, routeContext, routeName, requestId: "", ip: "", params: {} };
     const run = (i: number): Promise<Response> => (i < policies.length ? policies[i]!(ctx, () => run(i + 1)) : terminal(ctx));
-    return run(0);
+    return withRequestOrigin(requestOriginOf(request.headers), () => run(0));
   };
 }

@@ -1,4 +1,5 @@
 import { searchProducts, type SearchRestriction, type SearchResult } from "@/lib/catalog/search";
+import { atRequestOrigin } from "../_lib/request-origin";
 import { AppError } from "@/lib/errors";
 import { parseQuery } from "@/lib/http/query";
 import { SearchQuery } from "@/lib/schemas/catalog";
@@ -18,7 +19,7 @@ export async function runSearch(params: URLSearchParams, restriction: SearchRest
   try {
     const query = parseQuery(SearchQuery, params);
     const scoped = { ...restriction, literal: params.get(EXACT_PARAM) === "1" };
-    const result = await searchProducts(query, scoped);
+    const result = await atRequestOrigin(() => searchProducts(query, scoped));
     return { ok: true, result, drilldown: await categoryDrilldown(query, result, scoped) };
   } catch (err) {
     if (err instanceof AppError && err.code === "parameter_invalid") return { ok: false, error: err };

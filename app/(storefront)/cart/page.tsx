@@ -3,6 +3,7 @@ import { cookies } from "next/headers";
 import { defaultAddress } from "@/lib/accounts/addresses";
 import { getSessionUser } from "@/lib/auth/session";
 import { getCart } from "@/lib/cart/cart";
+import { atRequestOrigin } from "../_lib/request-origin";
 import { CART_COOKIE } from "@/lib/cart/cookie";
 import { quoteCheckout } from "@/lib/checkout";
 import type { CartNotice } from "@/lib/schemas/cart-forms";
@@ -27,7 +28,7 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function CartPage({ searchParams }: Props) {
   const [user, jar, { notice }] = await Promise.all([getSessionUser(), cookies(), searchParams]);
   const owner = cartOwnerOf(user, jar.get(CART_COOKIE)?.value);
-  const [cart, address] = await Promise.all([getCart(owner), user ? defaultAddress(user.id) : null]);
+  const [cart, address] = await Promise.all([atRequestOrigin(() => getCart(owner)), user ? defaultAddress(user.id) : null]);
   // Each store's parcel as checkout will quote it (shipping, estimate, returns), to the default address's country.
   const country = address?.country ?? "US";
   const quote = owner && cart.lines.length ? await quoteCheckout({ cart: owner }, { country }) : null;

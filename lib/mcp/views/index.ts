@@ -1,4 +1,4 @@
-import { publicBaseUrl } from "@/lib/config";
+import { shownUrl } from "@/lib/config";
 import { CURRENCY } from "@/lib/currency";
 import { VIEW_SCRIPT } from "./script";
 import { VIEW_STYLE } from "./style";
@@ -47,9 +47,9 @@ export function viewUri(name: ViewName): string {
   return `ui://marketplace/${name}.html`;
 }
 
-/** The view's `_meta.ui`: its CSP allows images from our own origin and nothing else remote. */
+/** The view's `_meta.ui`: its CSP allows images from our own origin (the one its links use) and nothing else remote. */
 export function viewMeta(): { ui: { csp: { connectDomains: string[]; resourceDomains: string[]; frameDomains: string[] }; prefersBorder: boolean } } {
-  const origin = new URL(publicBaseUrl()).origin;
+  const origin = new URL(shownUrl("/")).origin;
   return { ui: { csp: { connectDomains: [], resourceDomains: [origin], frameDomains: [] }, prefersBorder: true } };
 }
 

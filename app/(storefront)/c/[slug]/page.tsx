@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { findCategory } from "@/lib/catalog/categories";
-import { absoluteUrl } from "@/lib/config";
+import { canonicalUrl } from "../../_lib/request-origin";
 import { forgetStorefrontPage } from "@/lib/storefront/page-exists";
 import { toSearchParams, type RawQuery } from "@/lib/storefront/search-url";
 import { Breadcrumb } from "../../_components/Breadcrumb";
@@ -16,7 +16,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug } = await params;
   const place = await findCategory(slug);
   if (!place) return {};
-  return { title: place.node.name, alternates: { canonical: absoluteUrl(`/c/${slug}`) } };
+  return { title: place.node.name, alternates: { canonical: await canonicalUrl(`/c/${slug}`) } };
 }
 
 /** /c/{slug}?... is /search?category={slug}&... with the category's breadcrumb. */

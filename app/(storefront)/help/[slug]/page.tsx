@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { cache, type ComponentProps } from "react";
 import ReactMarkdown from "react-markdown";
 import remarkGfm from "remark-gfm";
-import { absoluteUrl } from "@/lib/config";
+import { canonicalUrl } from "../../_lib/request-origin";
 import { AppError } from "@/lib/errors";
 import { getHelpArticle } from "@/lib/help/articles";
 import { forgetStorefrontPage } from "@/lib/storefront/page-exists";
@@ -27,7 +27,7 @@ const loadArticle = cache(async (slug: string) => {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const article = await loadArticle((await params).slug);
-  return { title: article.title, description: article.summary, alternates: { canonical: absoluteUrl(`/help/${article.slug}`) } };
+  return { title: article.title, description: article.summary, alternates: { canonical: await canonicalUrl(`/help/${article.slug}`) } };
 }
 
 /** Drops a leading `# Title` line that repeats the title already shown as the page heading. */

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { formatCents } from "@/lib/catalog/money";
 import { getProduct } from "@/lib/catalog/product";
+import { atRequestOrigin } from "../../_lib/request-origin";
 import { offerTerms, type ParcelTerms } from "@/lib/checkout";
 import { AppError } from "@/lib/errors";
 import type { ProductRecordData } from "@/lib/schemas/catalog";
@@ -22,7 +23,7 @@ type Props = { params: Promise<{ slug: string }> };
 // One database call per request, shared by the metadata and the page.
 const loadProduct = cache(async (slug: string): Promise<ProductRecordData> => {
   try {
-    return await getProduct(slug);
+    return await atRequestOrigin(() => getProduct(slug));
   } catch (err) {
     if (err instanceof AppError && err.code === "product_not_found") {
       // Gone since the proxy saw it (lib/storefront/page-exists.ts): the next request is sent to

@@ -3,7 +3,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { formatCents } from "@/lib/catalog/money";
 import { getPublicStore, RETURN_WINDOW_DAYS, type PublicStore } from "@/lib/catalog/store";
-import { absoluteUrl } from "@/lib/config";
+import { canonicalUrl } from "../../_lib/request-origin";
 import { forgetStorefrontPage } from "@/lib/storefront/page-exists";
 import { toSearchParams, type RawQuery } from "@/lib/storefront/search-url";
 import { SearchError, runSearch, searchPageAttributes } from "../../_components/search-page";
@@ -25,7 +25,7 @@ const loadStore = cache(async (slug: string): Promise<PublicStore> => {
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const store = await loadStore((await params).slug);
-  return { title: store.name, alternates: { canonical: absoluteUrl(`/s/${store.slug}`) } };
+  return { title: store.name, alternates: { canonical: await canonicalUrl(`/s/${store.slug}`) } };
 }
 
 const sinceFormat = new Intl.DateTimeFormat("en-US", { month: "long", year: "numeric", timeZone: "UTC" });
