@@ -3,7 +3,9 @@
  * e-mail address and name have no place to break registers with the forms, has an order, and
  * visits their account pages; a seller whose e-mail is as long opens that order at the desk; a
  * product and a store whose title and name cannot break are seen on their pages, bought into a
- * cart and checked out by a guest whose name and address cannot break either. No page may be
+ * cart and checked out by a guest whose name and address cannot break either; a seller fills every
+ * form of the desk (shipping template, listing, API key, webhook endpoint) with such strings and
+ * sees each result and each list. No page may be
  * wider than the screen (globals.css wraps such strings anywhere). And the first row
  * of search results loads its pictures at first paint, the rest lazily.
  * Screenshots: test-results/screenshots/long-strings-<page>-360.png.
@@ -131,6 +133,94 @@ test.describe("at 360 px", () => {
     await form.getByRole("button", { name: "Place order" }).click();
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(/^Order M-\d+ placed$/);
     await fits(page, "confirmation");
+  });
+
+  test("a seller fills every form of the desk with long strings: store, shipping template, listing, API key, webhook endpoint", async ({ browser }) => {
+    test.skip(!DATABASE_URL, "needs E2E_DATABASE_URL to make a store and its owner");
+    const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
+    const id = randomUUID().slice(0, 8);
+    const slug = `long-desk-${id}`;
+    const page = await (await browser.newContext({ viewport: { width: WIDTH, height: 800 } })).newPage();
+    try {
+      const email = await register(page, "desk");
+      await pool.query(`INSERT INTO stores (slug, name) VALUES ($1, $2)`, [slug, `Store${"Withoutanybreakanywhere".repeat(4)}`]);
+      await pool.query(`INSERT INTO store_owners (store_id, user_id) SELECT s.id, u.id FROM stores s, users u WHERE s.slug = $1 AND u.email = $2`, [slug, email]);
+      await pool.query(`UPDATE users SET role = 'store_owner' WHERE email = $1`, [email]);
+      const { rows: category } = await pool.query<{ slug: string }>(
+        `SELECT c.slug FROM categories c WHERE c.active AND NOT EXISTS (SELECT 1 FROM categories k WHERE k.parent_id = c.id) ORDER BY c.slug LIMIT 1`,
+      );
+      const base = `/seller/${slug}`;
+      await visit(page, "/seller", "desk-stores");
+      await visit(page, base, "desk-store");
+
+      // A shipping template named as long as a name may be, with no place to break.
+      const template = `Template${"Withoutanybreaks".repeat(5)}`;
+      await visit(page, `${base}/shipping/new`, "desk-template-new");
+      await page.getByLabel("Name").fill(template);
+      await page.getByLabel("Handling days (before it ships)").fill("1");
+      await page.getByLabel("Rate 1 region").fill("US");
+      await page.getByLabel("Rate 1 price (US dollars)").fill("4.99");
+      await page.getByLabel("Rate 1 min days").fill("2");
+      await page.getByLabel("Rate 1 max days").fill("5");
+      await Promise.all([page.waitForURL(/\/shipping\/[0-9a-f-]{36}\?notice=created$/), page.getByRole("button", { name: "Create shipping template" }).click()]);
+      await fits(page, "desk-template");
+      await visit(page, `${base}/shipping`, "desk-templates");
+
+      // A new product and its listing: title, description and SKU without breaks; first refused
+      // (a price of 0), so the refused form is seen with the long values in it, then created.
+      const title = `Title${"Withoutanyspaceorhyphen".repeat(8)}`;
+      await visit(page, `${base}/listings/new`, "desk-listing-new");
+      await page.getByLabel("Find a product by title or GTIN").fill(`Nomatch${"Withoutbreaks".repeat(6)}`);
+      await page.getByRole("button", { name: "Search" }).click();
+      await page.getByLabel("Product title").fill(title);
+      await page.getByLabel("Category").selectOption(category[0]!.slug);
+      await page.getByLabel("Description (optional)").fill(`Description${"Thatneverbreaks".repeat(20)}`);
+      await page.getByLabel("SKU (your own reference, unique in this store)").fill(`SKU${"Nobreaks".repeat(6)}${id}`);
+      await page.getByLabel("Price (US dollars)", { exact: true }).fill("0");
+      await page.getByLabel("Quantity in stock").fill("3");
+      await page.getByLabel("Shipping template").selectOption({ label: template });
+      await page.getByRole("button", { name: "Create listing" }).click();
+      await expect(page.locator("main").first().getByRole("alert")).toContainText("Price (US dollars)");
+      await fits(page, "desk-listing-refused");
+      await page.getByLabel("Price (US dollars)", { exact: true }).fill("12.50");
+      await page.getByLabel("Shipping template").selectOption({ label: template });
+      await Promise.all([page.waitForURL(/\/listings\/[0-9a-f-]{36}\?notice=created$/), page.getByRole("button", { name: "Create listing" }).click()]);
+      await fits(page, "desk-listing");
+      await visit(page, `${base}/listings`, "desk-listings");
+
+      // An API key with a 99-character name: the page that shows it once, and the keys table.
+      await visit(page, `${base}/keys`, "desk-keys-empty");
+      const create = page.getByRole("form", { name: "Create an API key" });
+      await create.getByLabel("Name").fill(`Key${"Withoutanybreaks".repeat(6)}`);
+      await create.getByRole("checkbox", { name: /listings:read/ }).check();
+      await create.getByRole("button", { name: "Create API key" }).click();
+      await expect(page.getByRole("heading", { level: 1 })).toHaveText("Your new API key");
+      await fits(page, "desk-key-created");
+      await visit(page, `${base}/keys`, "desk-keys");
+
+      // A webhook endpoint with a long URL and description. The form is refused (this machine
+      // resolves no public host), so that page is seen with the long URL in its message; the
+      // endpoint is then written as the API writes it (the page never opens the secret).
+      await visit(page, `${base}/webhooks`, "desk-webhooks-empty");
+      const hookUrl = `https://hooks${"withoutbreaks".repeat(4)}.example.com/${"pathwithoutanybreaks".repeat(8)}`;
+      const note = `Note${"Withoutanybreaks".repeat(12)}`;
+      await page.getByLabel("Endpoint URL").fill(hookUrl);
+      await page.getByRole("checkbox", { name: /order\.created/ }).check();
+      await page.getByLabel("Description").fill(note);
+      await page.getByRole("button", { name: "Add endpoint" }).click();
+      await expect(page.locator("main").first().getByRole("alert")).toContainText("Endpoint URL");
+      await fits(page, "desk-webhook-refused");
+      const { rows: hook } = await pool.query<{ id: string }>(
+        `INSERT INTO webhook_endpoints (store_id, url, description, events, secret)
+         SELECT id, $2, $3, ARRAY['order.created'], 'v1.unused' FROM stores WHERE slug = $1 RETURNING id::text`,
+        [slug, hookUrl, note],
+      );
+      await visit(page, `${base}/webhooks/${hook[0]!.id}`, "desk-webhook");
+      await visit(page, `${base}/webhooks`, "desk-webhooks");
+      await visit(page, `${base}/audit`, "desk-audit");
+    } finally {
+      await pool.end();
+    }
   });
 
   test("the first row of search results loads its pictures at first paint; the rest wait", async ({ page }) => {

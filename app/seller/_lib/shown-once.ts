@@ -90,16 +90,16 @@ function dashboardHtml(storeName: string, title: string, body: string): Response
 <title>${escapeHtml(o.title)} · Seller dashboard · Marketplace</title>
 <style>
 :root{--ink:#1d2330;--muted:#5b6475;--line:#e2e5ec;--bg:#f6f7f9;--card:#fff;--brand:#1f5fbf;--focus:#f59e0b;--radius:10px;font-family:system-ui,-apple-system,"Segoe UI",Roboto,"Helvetica Neue",Arial,sans-serif;color:var(--ink);background:var(--bg);line-height:1.5}
-*{box-sizing:border-box}body{margin:0}a{color:var(--brand)}:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
+*{box-sizing:border-box}body{margin:0;overflow-wrap:anywhere}a{color:var(--brand)}:focus-visible{outline:3px solid var(--focus);outline-offset:2px}
 header{background:var(--card);border-bottom:1px solid var(--line)}header div{max-width:1200px;margin:0 auto;padding:.75rem 1rem;display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
-.logo{font-weight:700;font-size:1.25rem;color:var(--ink);text-decoration:none}.badge{color:var(--muted)}
+.logo{font-weight:700;font-size:1.25rem;color:var(--ink);text-decoration:none}.badge{color:var(--muted);min-width:0}
 main{max-width:800px;margin:0 auto;padding:1rem}h1{font-size:1.6rem;margin:.25rem 0 1rem}
 .warn{background:#fff7e6;border:1px solid #f5d48a;border-radius:var(--radius);padding:.75rem 1rem}
 .key-box{display:flex;gap:.5rem;align-items:stretch;flex-wrap:wrap;margin:1rem 0}
 .key{flex:1 1 16rem;min-width:0;background:var(--card);border:2px solid var(--brand);border-radius:var(--radius);padding:.75rem;font:1rem ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;overflow-wrap:anywhere;user-select:all;-webkit-user-select:all;margin:0}
 [hidden]{display:none!important}
 button,.button{padding:.55rem 1rem;border:0;border-radius:var(--radius);background:var(--brand);color:#fff;font:inherit;cursor:pointer;text-decoration:none;display:inline-block}
-dl{display:grid;grid-template-columns:max-content 1fr;gap:.25rem 1rem}dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}ul{padding-left:1.25rem}
+dl{display:grid;grid-template-columns:max-content minmax(0,1fr);gap:.25rem 1rem}dt{color:var(--muted)}dd{margin:0;overflow-wrap:anywhere}ul{padding-left:1.25rem}
 </style>
 </head>
 <body>
