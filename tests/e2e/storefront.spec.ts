@@ -1,7 +1,8 @@
 /**
  * The storefront in a real browser (Debian's chromium), through the markup hooks of
  * docs/storefront-markup.md: search, facets, sort, product page with offers and buy box, the
- * 404 page, help; keyboard focus; and the same journey with JavaScript disabled.
+ * 404 page, help; keyboard focus (the search box, facet entries drawn as checkboxes at 390 and
+ * 1280 px); and the same journey with JavaScript disabled.
  *
  * Every page visited is saved as a full-page screenshot in test-results/screenshots/<name>.png.
  */
@@ -53,6 +54,28 @@ async function pickBrand(page: Page) {
 async function cardPrices(page: Page): Promise<number[]> {
   const values = await cards(page).evaluateAll((els) => els.map((e) => e.getAttribute("data-min-price-cents")));
   return values.map((v) => Number(v));
+}
+
+/** Tab from the top of the page until `target` has focus (at most `limit` presses). */
+async function tabTo(page: Page, target: Locator, limit = 30): Promise<void> {
+  let reached = false;
+  for (let i = 0; i < limit && !reached; i++) {
+    await page.keyboard.press("Tab");
+    reached = await target.evaluate((el) => el === document.activeElement);
+  }
+  expect(reached, "reachable with Tab").toBe(true);
+}
+
+/** The focused element shows a visible focus indicator: a drawn outline or a box shadow. */
+async function expectFocusRing(target: Locator): Promise<void> {
+  const style = await target.evaluate((el) => {
+    const s = getComputedStyle(el);
+    return { outlineStyle: s.outlineStyle, outlineWidth: s.outlineWidth, boxShadow: s.boxShadow, focusVisible: el.matches(":focus-visible") };
+  });
+  expect(style.focusVisible).toBe(true);
+  const outline = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
+  const shadow = style.boxShadow !== "none" && style.boxShadow !== "";
+  expect(outline || shadow, `focus indicator (outline ${style.outlineStyle} ${style.outlineWidth}, box-shadow ${style.boxShadow})`).toBe(true);
 }
 
 test.describe("storefront", () => {
@@ -164,31 +187,54 @@ test.describe("storefront", () => {
   test("keyboard: Tab reaches the search box, which shows a visible focus indicator", async ({ page }) => {
     await page.goto("/search");
     const input = searchInput(page);
-    let reached = false;
-    for (let i = 0; i < 30 && !reached; i++) {
-      await page.keyboard.press("Tab");
-      reached = await input.evaluate((el) => el === document.activeElement);
-    }
-    expect(reached, "the search box is reachable with Tab").toBe(true);
-    const style = await input.evaluate((el) => {
-      const s = getComputedStyle(el);
-      return {
-        outlineStyle: s.outlineStyle,
-        outlineWidth: s.outlineWidth,
-        boxShadow: s.boxShadow,
-        focusVisible: el.matches(":focus-visible"),
-      };
-    });
-    expect(style.focusVisible).toBe(true);
-    const outline = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
-    const shadow = style.boxShadow !== "none" && style.boxShadow !== "";
-    expect(outline || shadow, `focus indicator (outline ${style.outlineStyle} ${style.outlineWidth}, box-shadow ${style.boxShadow})`).toBe(true);
+    await tabTo(page, input);
+    await expectFocusRing(input);
     await shot(page, "keyboard-focus-search");
     // And the search runs from the keyboard.
     await page.keyboard.type(TERM);
     await Promise.all([page.waitForURL(/q=headphones/), page.keyboard.press("Enter")]);
     expect(await cards(page).count()).toBeGreaterThan(0);
   });
+});
+
+test.describe("facet entries", () => {
+  for (const viewport of [
+    { width: 390, height: 844 },
+    { width: 1280, height: 800 },
+  ]) {
+    test(`at ${viewport.width} px: each looks like a checkbox, shows a focus ring from the keyboard, and Enter applies it`, async ({ page }) => {
+      await page.setViewportSize(viewport);
+      await page.goto(`/search?q=${TERM}`);
+      // A phone shows the panels behind "Filters", opened from the keyboard too.
+      const filters = page.locator("details.filters-disclosure > summary");
+      const openFilters = async () => {
+        if (!(await filters.isVisible())) return;
+        await tabTo(page, filters, 200);
+        await page.keyboard.press("Enter");
+      };
+      await openFilters();
+      const { link, value } = await pickBrand(page);
+      // A box is drawn before the label: empty while unselected, ticked once selected.
+      const box = (entry: Locator) =>
+        entry.locator(".box").evaluate((el) => {
+          const s = getComputedStyle(el, "::before");
+          return { width: parseFloat(s.width), border: s.borderTopStyle, content: s.content };
+        });
+      const before = await box(link);
+      expect(before.width).toBeGreaterThan(10);
+      expect(before.border).toBe("solid");
+      expect(before.content).toBe('""');
+      await tabTo(page, link, 200);
+      await expectFocusRing(link);
+      await shot(page, `facet-focus-${viewport.width}`);
+      await Promise.all([page.waitForURL(/brand=/), page.keyboard.press("Enter")]);
+      const selected = page.locator(`section[data-facet="brand"] a[data-facet-value="${value}"]`);
+      await expect(selected).toHaveAttribute("data-selected", "true");
+      expect((await box(selected)).content).toBe('"✓"');
+      await openFilters();
+      await shot(page, `facet-selected-${viewport.width}`);
+    });
+  }
 });
 
 test.describe("how the search read the words", () => {
