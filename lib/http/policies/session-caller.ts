@@ -1,7 +1,7 @@
 import type { Role } from "@/lib/accounts/users";
 import { getSessionUser } from "@/lib/auth/session";
 import { publicBaseUrl } from "@/lib/config";
-import { seeOther } from "../form-answer";
+import { plainNotFound, seeOther } from "../form-answer";
 import { safeNextPath } from "../next-path";
 import type { Policy } from "../pipeline";
 
@@ -27,7 +27,7 @@ export function sessionCaller(rule: SessionRule): Policy {
     }
     if (rule !== "required" && !rule.includes(user.role)) {
       ctx.failure = "role_missing";
-      return new Response("Not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+      return plainNotFound("Not found.");
     }
     return next();
   };
