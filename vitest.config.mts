@@ -2,7 +2,7 @@ import { availableParallelism } from "node:os";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vitest/config";
 
-// Two projects so that `vitest run tests/unit` (npm run test:unit) needs no build, database or
+// Two projects so that `vitest run --project unit` (npm run test:unit) needs no build, database or
 // server: only the integration project has the global setup (tests/setup/global.ts), which makes
 // the run's template databases (migrated once, seeded once) and starts the built app
 // (`next start`) on a copy of its own. Files that only read share that app; files that write
@@ -29,7 +29,9 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"] },
+        // The pure rules' tests sit beside their modules (lib/orders/shipping.test.ts); tests/unit
+        // holds the cross-cutting checks (docs, one definition, ports, the test server supervisor).
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts", "lib/**/*.test.ts"] },
       },
       {
         extends: true,

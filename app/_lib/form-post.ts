@@ -1,25 +1,13 @@
 import { AppError } from "@/lib/errors";
-import { encodeFlash } from "@/lib/http/flash";
+import { backWithFlash } from "@/lib/http/form-answer";
 import { formMessage } from "@/lib/seller/dashboard/forms";
 
 /**
- * What the form routes of the account pages and the seller dashboard share: each answers 303 to
- * a page, with `notice` when the change was made, or with a signed `flash` (the message, the
- * field, what was typed) when it was refused.
+ * What the form routes and pages of the account pages and the seller dashboard share, beyond the
+ * answer itself (lib/http/form-answer.ts: `seeOther`, `withParams`, `backWithFlash`,
+ * `plainNotFound`): a refusal shown on its form, the posted URL's segments, the page's query.
+ * app/(storefront)/account/_lib/post.ts and app/seller/_lib/post.ts gather these for their routes.
  */
-
-export function seeOther(location: string): Response {
-  return new Response(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
-}
-
-export function withParams(path: string, params: Record<string, string | undefined>): string {
-  const url = new URL(path, "http://x");
-  // One message at a time: a notice or a flash of an earlier post does not stay in the URL.
-  url.searchParams.delete("notice");
-  url.searchParams.delete("flash");
-  for (const [k, v] of Object.entries(params)) if (v !== undefined) url.searchParams.set(k, v);
-  return url.pathname + url.search;
-}
 
 /** Fields worth echoing into a refused form (not the bookkeeping ones). */
 function typedValues(form: Record<string, string>): Record<string, string> {
@@ -39,8 +27,7 @@ export function refused(
 ): Response {
   if (!(err instanceof AppError) || err.status >= 500) throw err;
   const name = field(err.param);
-  const flash = encodeFlash({ form: formName, message: formMessage(err, name), field: name, values: typedValues(form) });
-  return seeOther(withParams(page, { flash }));
+  return backWithFlash(page, { form: formName, message: formMessage(err, name), field: name, values: typedValues(form) });
 }
 
 /** The request path's segment at `index` (split on "/"), decoded; "" when there is none or it is malformed. */
@@ -51,4 +38,22 @@ export function pathSegment(request: Request, index: number): string {
   } catch {
     return "";
   }
+}
+
+/** The request path's segments after its first (`/account/<these>`, `/seller/<these>`), decoded; [] when one is malformed. */
+export function pathSegments(request: Request): string[] {
+  const parts = new URL(request.url).pathname.split("/").slice(2);
+  try {
+    return parts.map(decodeURIComponent);
+  } catch {
+    return [];
+  }
+}
+
+/** A page's `searchParams`. */
+export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+/** A query parameter's value; the first when it is repeated. */
+export function one(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
 }

@@ -1,6 +1,7 @@
-import { NextResponse } from "next/server";
+import type { NextResponse } from "next/server";
 import { mergeCartIntoAccount } from "@/lib/cart/cart";
 import { CART_COOKIE, cartCookieOptions } from "@/lib/cart/cookie";
+import { seeOther } from "@/lib/http/form-answer";
 import { safeNextPath } from "@/lib/http/next-path";
 import { endSession, startSession } from "./session";
 
@@ -25,9 +26,4 @@ export async function signedOut({ everywhere = false } = {}): Promise<NextRespon
   const response = seeOther("/");
   await endSession(response, { everywhere });
   return response;
-}
-
-/** 303 See Other to a path on this site (the form-post answer), never cached. */
-export function seeOther(path: string): NextResponse {
-  return new NextResponse(null, { status: 303, headers: { Location: path, "Cache-Control": "no-store" } });
 }

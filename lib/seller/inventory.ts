@@ -15,7 +15,6 @@ type Adjustment = InventoryBatchInput["adjustments"][number];
  * Answers one stock adjustment (reason `batch`) per adjustment, in request order.
  */
 export async function applyInventoryBatch(db: DbClient, storeId: string, adjustments: readonly Adjustment[]): Promise<StockAdjustmentData[]> {
-  const at = (i: number, field: string) => `adjustments[${i}].${field}`;
   // Ids that are not UUIDs are simply not found, at their place in the order.
   const ids = [...new Set(adjustments.map((a) => a.listing_id.toLowerCase()).filter(isUuid))].sort();
   const rows = await db.$queryRaw<{ id: string; quantity: number; status: string }[]>`
@@ -24,8 +23,58 @@ export async function applyInventoryBatch(db: DbClient, storeId: string, adjustm
     ORDER BY id
     FOR UPDATE`;
   const held = new Map(rows.map((r) => [r.id, { quantity: Number(r.quantity), status: r.status }]));
+  const planned = planInventoryBatch(held, adjustments);
 
-  const planned: { listingId: string; delta: number; after: number }[] = [];
+  // One statement writes the new quantities and the adjustments (a listing the batch leaves as
+  // it was is not rewritten). Every adjustment's created_at is the transaction's start, as the
+  // column default stores it (rounded to the millisecond), so it is read back once, not per row.
+  const finals = [...held.entries()];
+  const ids2 = planned.map(() => randomUUID());
+  const [written] = await db.$queryRaw<{ created_at: string }[]>`
+    WITH updated AS (
+      UPDATE listings l SET quantity = f.quantity
+      FROM unnest(${finals.map(([id]) => id)}::uuid[], ${finals.map(([, l]) => l.quantity)}::int[]) AS f(id, quantity)
+      WHERE l.id = f.id AND l.quantity <> f.quantity
+    ), inserted AS (
+      INSERT INTO stock_adjustments (id, listing_id, delta, quantity_after, reason)
+      SELECT a.id, a.listing_id, a.delta, a.quantity_after, 'batch'
+      FROM unnest(${ids2}::uuid[], ${planned.map((p) => p.listingId)}::uuid[], ${planned.map((p) => p.delta)}::int[],
+                  ${planned.map((p) => p.after)}::int[]) AS a(id, listing_id, delta, quantity_after)
+    )
+    SELECT to_char(now()::timestamptz(3) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
+  const createdAt = written!.created_at;
+  return planned.map((p, i) => ({
+    id: ids2[i]!,
+    object: "stock_adjustment" as const,
+    listing_id: p.listingId,
+    delta: p.delta,
+    quantity_after: p.after,
+    reason: "batch" as const,
+    created_at: createdAt,
+  }));
+}
+
+/** A listing of the batch as locked: its quantity (the batch's running quantity) and status. */
+export interface HeldListing {
+  quantity: number;
+  status: string;
+}
+
+export interface PlannedAdjustment {
+  listingId: string;
+  delta: number;
+  after: number;
+}
+
+/**
+ * The batch's rule, without the database: the adjustments in request order against the listings
+ * held (keyed by lower-case id), each seeing the quantity the ones before it left; `held` ends
+ * with the final quantities. The first adjustment that cannot be made throws, naming its field
+ * (`adjustments[i].listing_id`, `.expected_quantity`, `.delta` or `.set_quantity`).
+ */
+export function planInventoryBatch(held: Map<string, HeldListing>, adjustments: readonly Adjustment[]): PlannedAdjustment[] {
+  const at = (i: number, field: string) => `adjustments[${i}].${field}`;
+  const planned: PlannedAdjustment[] = [];
   adjustments.forEach((a, i) => {
     const listingId = a.listing_id.toLowerCase();
     const listing = held.get(listingId);
@@ -55,32 +104,5 @@ export async function applyInventoryBatch(db: DbClient, storeId: string, adjustm
     planned.push({ listingId, delta: after - listing.quantity, after });
     listing.quantity = after;
   });
-
-  // One statement writes the new quantities and the adjustments (a listing the batch leaves as
-  // it was is not rewritten). Every adjustment's created_at is the transaction's start, as the
-  // column default stores it (rounded to the millisecond), so it is read back once, not per row.
-  const finals = [...held.entries()];
-  const ids2 = planned.map(() => randomUUID());
-  const [written] = await db.$queryRaw<{ created_at: string }[]>`
-    WITH updated AS (
-      UPDATE listings l SET quantity = f.quantity
-      FROM unnest(${finals.map(([id]) => id)}::uuid[], ${finals.map(([, l]) => l.quantity)}::int[]) AS f(id, quantity)
-      WHERE l.id = f.id AND l.quantity <> f.quantity
-    ), inserted AS (
-      INSERT INTO stock_adjustments (id, listing_id, delta, quantity_after, reason)
-      SELECT a.id, a.listing_id, a.delta, a.quantity_after, 'batch'
-      FROM unnest(${ids2}::uuid[], ${planned.map((p) => p.listingId)}::uuid[], ${planned.map((p) => p.delta)}::int[],
-                  ${planned.map((p) => p.after)}::int[]) AS a(id, listing_id, delta, quantity_after)
-    )
-    SELECT to_char(now()::timestamptz(3) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS created_at`;
-  const createdAt = written!.created_at;
-  return planned.map((p, i) => ({
-    id: ids2[i]!,
-    object: "stock_adjustment" as const,
-    listing_id: p.listingId,
-    delta: p.delta,
-    quantity_after: p.after,
-    reason: "batch" as const,
-    created_at: createdAt,
-  }));
+  return planned;
 }

@@ -34,8 +34,4 @@ function decodeSlug(slug: string): string {
   }
 }
 
-export type SearchParams = Promise<Record<string, string | string[] | undefined>>;
-
-export function one(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
-}
+export { one, type SearchParams } from "@/app/_lib/form-post";

@@ -53,5 +53,3 @@ export function partMoveRoute(name: string, move: (tx: Prisma.TransactionClient,
     }
   });
 }
-
-export { pathSegment };

@@ -2,34 +2,27 @@ import { audited, type AuditEntry } from "@/lib/audit";
 import type { SessionUser } from "@/lib/auth/session";
 import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { plainNotFound } from "@/lib/http/form-answer";
 import { safeNextPath } from "@/lib/http/next-path";
 import { ownedStore, type OwnedStore } from "@/lib/seller/dashboard/stores";
+import { pathSegments } from "@/app/_lib/form-post";
 
 /**
  * What the dashboard's form routes share. Each answers 303 to a page: with `notice` when the
  * change was made, with a signed `flash` (the message, the field, what was typed) when it was
- * refused (app/_lib/form-post.ts, shared with the account pages). Nothing here changes data: the
- * routes call the seller domain functions for that.
+ * refused (lib/http/form-answer.ts and app/_lib/form-post.ts, shared with the account pages).
+ * Nothing here changes data: the routes call the seller domain functions for that.
  */
 
-export { refused, seeOther, withParams } from "@/app/_lib/form-post";
+export { seeOther, withParams } from "@/lib/http/form-answer";
+export { refused } from "@/app/_lib/form-post";
 
 export function notFoundResponse(): Response {
-  return new Response("Not found: there is nothing here, or it belongs to a store you do not own.", {
-    status: 404,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-  });
+  return plainNotFound("Not found: there is nothing here, or it belongs to a store you do not own.");
 }
 
 /** The path segments after `/seller/`, decoded: [store slug, section, id, action]. */
-export function sellerPath(request: Request): string[] {
-  const parts = new URL(request.url).pathname.split("/").slice(2);
-  try {
-    return parts.map(decodeURIComponent);
-  } catch {
-    return [];
-  }
-}
+export const sellerPath: (request: Request) => string[] = pathSegments;
 
 /** The store of a form post's URL when the poster owns it, else null (the route answers 404). */
 export async function storeOfPost(request: Request, user: { id: string } | null): Promise<OwnedStore | null> {

@@ -1,6 +1,7 @@
 import type { Role } from "@/lib/accounts/users";
 import { getSessionUser } from "@/lib/auth/session";
 import { publicBaseUrl } from "@/lib/config";
+import { plainNotFound, seeOther } from "../form-answer";
 import { safeNextPath } from "../next-path";
 import type { Policy } from "../pipeline";
 
@@ -22,14 +23,11 @@ export function sessionCaller(rule: SessionRule): Policy {
     if (rule === "optional") return next();
     if (!user) {
       const back = refererPath(ctx.request);
-      return new Response(null, {
-        status: 303,
-        headers: { Location: `/signin?next=${encodeURIComponent(back)}` },
-      });
+      return seeOther(`/signin?next=${encodeURIComponent(back)}`);
     }
     if (rule !== "required" && !rule.includes(user.role)) {
       ctx.failure = "role_missing";
-      return new Response("Not found.", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8" } });
+      return plainNotFound("Not found.");
     }
     return next();
   };

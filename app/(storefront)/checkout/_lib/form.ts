@@ -1,9 +1,10 @@
-import { NextResponse } from "next/server";
+import type { NextResponse } from "next/server";
 import { randomBytes } from "node:crypto";
 import { publicBaseUrl } from "@/lib/config";
 import { AppError } from "@/lib/errors";
 import { DRAFT_FIELDS, type ExplicitLine } from "@/lib/checkout";
 import { decodeFlash, encodeFlash, type FormFlash } from "@/lib/http/flash";
+import { seeOther } from "@/lib/http/form-answer";
 import { UUID } from "@/lib/ids";
 
 /**
@@ -59,10 +60,6 @@ export function expectedLinesOf(form: Record<string, string>): ExplicitLine[] {
     }
     return { listing_id: id.toLowerCase(), quantity: Number(quantity) };
   });
-}
-
-export function seeOther(location: string): NextResponse {
-  return new NextResponse(null, { status: 303, headers: { Location: location, "Cache-Control": "no-store" } });
 }
 
 /** Back to /checkout with the refusal shown and what was typed (not the card number) kept. */

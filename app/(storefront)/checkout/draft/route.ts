@@ -2,7 +2,7 @@ import { CART_COOKIE } from "@/lib/cart/cookie";
 import { saveCheckoutDraft } from "@/lib/checkout";
 import { formRoute } from "@/lib/http/form";
 import { cartOwnerOf } from "../../_lib/cart-owner";
-import { seeOther } from "../_lib/form";
+import { seeOther } from "@/lib/http/form-answer";
 
 /**
  * Keeps what was typed on /checkout with the visitor's cart, so that the page fills it in again

@@ -3,7 +3,8 @@ import { AppError } from "@/lib/errors";
 import { formRoute } from "@/lib/http/form";
 import { placeOrder, saveCheckoutDraft } from "@/lib/checkout";
 import { cartOwnerOf } from "../../_lib/cart-owner";
-import { checkoutTokenOf, expectedLinesOf, expectedTotalOf, refusedCheckout, seeOther } from "../_lib/form";
+import { seeOther } from "@/lib/http/form-answer";
+import { checkoutTokenOf, expectedLinesOf, expectedTotalOf, refusedCheckout } from "../_lib/form";
 
 /**
  * "Place order" on /checkout: buys the visitor's cart (the account's while signed in) as the page

@@ -1,7 +1,8 @@
 import type { NextRequest } from "next/server";
 import { redeemSignInLink, sendSignInLink } from "@/lib/accounts/sign-in";
 import { getSessionUser } from "@/lib/auth/session";
-import { seeOther, signedIn } from "@/lib/auth/sign-in";
+import { signedIn } from "@/lib/auth/sign-in";
+import { seeOther } from "@/lib/http/form-answer";
 import { AppError } from "@/lib/errors";
 import { formRoute } from "@/lib/http/form";
 import { safeNextPath } from "@/lib/http/next-path";

@@ -1,5 +1,6 @@
 import { authenticateWithPassword } from "@/lib/accounts/sign-in";
-import { seeOther, signedIn } from "@/lib/auth/sign-in";
+import { signedIn } from "@/lib/auth/sign-in";
+import { seeOther } from "@/lib/http/form-answer";
 import { formRoute } from "@/lib/http/form";
 import { signinPage } from "../../_lib/account-paths";
 

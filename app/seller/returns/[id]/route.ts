@@ -2,7 +2,8 @@ import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { formRoute } from "@/lib/http/form";
 import { isReturnMove, moveReturn, RETURN_MOVES, storeOfReturn } from "@/lib/returns";
-import { deskReturnPath, pathSegment, postersStores } from "../../_lib/desk";
+import { pathSegment } from "@/app/_lib/form-post";
+import { deskReturnPath, postersStores } from "../../_lib/desk";
 import { notFoundResponse, ownerChange, refused, seeOther, withParams } from "../../_lib/post";
 
 // A return's buttons (`move`: approve, receive, refund, reject), for any store the poster owns.

@@ -4,8 +4,7 @@ import { validateJson } from "@/lib/http/body";
 import { formRoute } from "@/lib/http/form";
 import { requestReturn } from "@/lib/returns";
 import { CreateReturn } from "@/lib/schemas/orders";
-import { encodeFlash } from "@/lib/http/flash";
-import { pathSegment, seeOther, withParams } from "@/app/_lib/form-post";
+import { backWithFlash, notFoundResponse, pathSegment, seeOther } from "../../../_lib/post";
 
 /**
  * The order page's return form: `quantity.<line id>` and `reason.<line id>` for each line of one
@@ -36,11 +35,10 @@ export const POST = formRoute({ name: "account.orders.return", session: "require
     await db().$transaction((tx) => requestReturn(tx, user!.id, number, body));
     return seeOther(`${page}?notice=return_requested#returns`);
   } catch (err) {
-    if (err instanceof AppError && err.code === "order_not_found") return notFound();
+    if (err instanceof AppError && err.code === "order_not_found") return notFoundResponse("your account has no such order.");
     if (!(err instanceof AppError) || err.status >= 500) throw err;
     const field = formField(err.param, fields);
-    const flash = encodeFlash({ form: formName, message: plain(err), field, values: form });
-    return seeOther(`${withParams(page, { flash })}#returns`);
+    return backWithFlash(page, { form: formName, message: plain(err), field, values: form }, "returns");
   }
 });
 
@@ -57,11 +55,4 @@ function plain(err: AppError): string {
   if (err.code === "order_not_returnable") return err.message;
   const text = err.message.replace(/^Invalid '[^']*': /, "").replace(/^Missing required field '[^']*'\.$/, "Fill in every item you return.");
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-function notFound(): Response {
-  return new Response("Not found: your account has no such order.", {
-    status: 404,
-    headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" },
-  });
 }

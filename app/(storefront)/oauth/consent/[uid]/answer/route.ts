@@ -1,6 +1,7 @@
 import { AppError } from "@/lib/errors";
 import { clientIp } from "@/lib/http/client-ip";
 import { formRoute } from "@/lib/http/form";
+import { seeOther } from "@/lib/http/form-answer";
 import { answerConsent } from "@/lib/oauth/consent";
 
 /**
@@ -16,7 +17,7 @@ export const POST = formRoute({ name: "oauth.consent", session: "required" }, as
       allow: form.decision === "allow",
       scopes: all("scope"),
     });
-    return new Response(null, { status: 303, headers: { Location: next, "Cache-Control": "no-store" } });
+    return seeOther(next);
   } catch (err) {
     if (err instanceof AppError && err.code.startsWith("consent_")) return refusal(err);
     throw err;

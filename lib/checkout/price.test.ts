@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { lineRefusal, lineStatus, priceQuote, quoteOfOrders, type OfferRow } from "@/lib/checkout/price";
+import { lineRefusal, lineStatus, priceQuote, quoteOfOrders, type OfferRow } from "./price";
 
 let seq = 0;
 function row(overrides: Partial<OfferRow> = {}): OfferRow {

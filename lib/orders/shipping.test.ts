@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { governingRate, parcelTerms, storeShippingCents, type LineRate, type LineTerms, type StoreLineForShipping } from "@/lib/orders/shipping";
+import { governingRate, parcelTerms, storeShippingCents, type LineRate, type LineTerms, type StoreLineForShipping } from "./shipping";
 import { RETURN_WINDOW_DAYS } from "@/lib/schemas/orders";
 
 const rate = fc.option(

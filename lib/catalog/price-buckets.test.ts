@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { priceBuckets } from "@/lib/catalog/price-buckets";
+import { priceBuckets } from "./price-buckets";
 
 describe("price facet buckets (decisions.md)", () => {
   const buckets = priceBuckets([0, 2500, 5000, 10000, 20000, 50000]);

@@ -3,7 +3,7 @@
  * card number or CVC, and nothing jsonb or checkout would refuse.
  */
 import { describe, expect, it } from "vitest";
-import { draftOf } from "@/lib/checkout/draft";
+import { draftOf } from "./draft";
 
 describe("draftOf", () => {
   it("keeps the contact and address fields and drops card data and unknown names", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { productImagePath, productImageSvg, titleInitials, type ProductImageSubject } from "@/lib/catalog/product-image";
+import { productImagePath, productImageSvg, titleInitials, type ProductImageSubject } from "./product-image";
 
 const subject: ProductImageSubject = {
   slug: "aurora-headphones-1",

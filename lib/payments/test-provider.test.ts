@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TEST_CARD, cardDigits, passesLuhn, testModeCards } from "@/lib/payments";
-import { testProvider } from "@/lib/payments/test-provider";
+import { testProvider } from "./test-provider";
 
 const charge = (number: string, reference = "r1") =>
   testProvider.charge({ source: { kind: "card", number }, amountCents: 1000, currency: "USD", reference });

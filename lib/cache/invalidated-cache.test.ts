@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { InvalidatedCache } from "@/lib/cache/invalidated-cache";
+import { InvalidatedCache } from "./invalidated-cache";
 
 /** A load whose answers the test releases by hand. */
 function controlledLoad() {

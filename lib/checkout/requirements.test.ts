@@ -4,8 +4,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { priceQuote, type OfferRow } from "@/lib/checkout/price";
-import { openStatus, requirementsOf, type SessionFacts } from "@/lib/checkout/requirements";
+import { priceQuote, type OfferRow } from "./price";
+import { openStatus, requirementsOf, type SessionFacts } from "./requirements";
 
 function offer(position: number, stock: number): OfferRow {
   return {

@@ -2,7 +2,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { AppError } from "@/lib/errors";
-import { parseShippingAddress } from "@/lib/orders/address";
+import { parseShippingAddress } from "./address";
 
 const good = { full_name: " Zoë  Guest ", line1: "1 Main St", city: "Springfield", state: "IL", postal_code: "62701" };
 

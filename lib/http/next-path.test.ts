@@ -1,6 +1,6 @@
 /** Where a person goes after signing in: `next` only when it is a path on this site. */
 import { describe, expect, it } from "vitest";
-import { safeNextPath } from "@/lib/http/next-path";
+import { safeNextPath } from "./next-path";
 
 describe("safeNextPath", () => {
   it.each([

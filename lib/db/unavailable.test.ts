@@ -4,7 +4,7 @@
  * them. The fault tests (tests/integration/faults.test.ts) see the real ones; these pin each shape.
  */
 import { describe, expect, it } from "vitest";
-import { isDatabaseUnavailable } from "@/lib/db/unavailable";
+import { isDatabaseUnavailable } from "./unavailable";
 
 const withProps = (message: string, props: Record<string, unknown>) => Object.assign(new Error(message), props);
 

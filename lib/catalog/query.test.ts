@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { allowedEdits, corrections, editDistance, MAX_QUERY_WORDS, parseQuery, searchKey } from "@/lib/catalog/query";
+import { allowedEdits, corrections, editDistance, MAX_QUERY_WORDS, parseQuery, searchKey } from "./query";
 
 describe("searchKey: NFKC, diacritics, case and punctuation fold", () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { refreshResource } from "@/lib/oauth/refresh";
+import { refreshResource } from "./refresh";
 
 const BUYER = "https://shop.example/api/v1/buyer";
 const MCP = "https://shop.example/api/agent/mcp";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { buyBoxWinner, type BuyBoxCandidate } from "@/lib/catalog/buy-box";
+import { buyBoxWinner, type BuyBoxCandidate } from "./buy-box";
 
 const t0 = new Date("2026-01-01T00:00:00.000Z");
 const offer = (over: Partial<BuyBoxCandidate> & { listingId: string }): BuyBoxCandidate => ({

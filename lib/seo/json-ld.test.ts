@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { ProductRecordData } from "@/lib/schemas/catalog";
-import { jsonLdScript, productJsonLd } from "@/lib/seo/json-ld";
+import { jsonLdScript, productJsonLd } from "./json-ld";
 
 type Offer = ProductRecordData["offers"][number];
 

@@ -4,7 +4,7 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { agentTotalRefusal } from "@/lib/checkout/limits";
+import { agentTotalRefusal } from "./limits";
 
 const limits = { perOrderLimitCents: 5000, monthlyLimitCents: 20_000, spentCents: 16_000 };
 

@@ -5,8 +5,8 @@
  * tests/integration/account-addresses.test.ts.
  */
 import { describe, expect, it } from "vitest";
-import { normaliseAddress, type AddressInput } from "../../lib/accounts/addresses";
-import { AppError } from "../../lib/errors";
+import { normaliseAddress, type AddressInput } from "./addresses";
+import { AppError } from "@/lib/errors";
 
 const US: AddressInput = { full_name: "Dana Example", line1: "1 Main Street", city: "Springfield", state: "IL", postal_code: "62701", country: "US" };
 

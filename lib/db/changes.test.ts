@@ -4,7 +4,7 @@
  * becomes (null: ignored by the listener).
  */
 import { describe, expect, it } from "vitest";
-import { parseCatalogChange } from "@/lib/db/changes";
+import { parseCatalogChange } from "./changes";
 
 const A = "117c67c0-cc13-4f54-9a59-ad14ed46ddda";
 const B = "0021fa43-cd9b-498c-8b53-fbceb091fa31";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { JITTER, MAX_ATTEMPTS, nextAttemptAt, RETRY_DELAYS_SECONDS } from "@/lib/webhooks/schedule";
+import { JITTER, MAX_ATTEMPTS, nextAttemptAt, RETRY_DELAYS_SECONDS } from "./schedule";
 
 describe("the webhook retry schedule", () => {
   it("doubles from 30 s up to 12 h, and retries for at least 72 hours", () => {

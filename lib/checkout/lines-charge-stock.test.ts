@@ -3,9 +3,9 @@
  * reference (charge.ts), and the stock adjustments of what an order took (stock.ts).
  */
 import { describe, expect, it, vi } from "vitest";
-import { charge, chargeReference, cardPayer, type Attempt } from "@/lib/checkout/charge";
-import { checkExplicitLines, EXPLICIT_LINES_MAX, sameLines } from "@/lib/checkout/lines";
-import { adjustmentsOf, soldOut, type Taken } from "@/lib/checkout/stock";
+import { charge, chargeReference, cardPayer, type Attempt } from "./charge";
+import { checkExplicitLines, EXPLICIT_LINES_MAX, sameLines } from "./lines";
+import { adjustmentsOf, soldOut, type Taken } from "./stock";
 import { testProvider } from "@/lib/payments/test-provider";
 
 const id = (n: number) => `00000000-0000-4000-8000-${String(n).padStart(12, "0")}`;
