@@ -2,8 +2,12 @@
  * Generated product pictures (issue 13, item 2): the API's `images` and `image_url` point at
  * /images/p/{slug}/{n}.svg, which answers a deterministic, safe SVG composed from the product's
  * leaf category, colour and title; anything else under that path is 404. Cards link the picture.
+ * Products made before every new product got one are given theirs by a migration.
  */
-import { beforeAll, describe, expect, it } from "vitest";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { beforeAll, describe, expect, inject, it } from "vitest";
 import { api, baseUrl, mapLimit, search } from "../helpers/http";
 import { parseHtml } from "../helpers/html";
 
@@ -134,6 +138,34 @@ describe("product cards", () => {
       expect(img.closest("a").attr("href")).toBe(`/p/${slug}`);
       expect(img.attr("src")).toBe(`${baseUrl()}/images/p/${slug}/1.svg`);
       expect(img.closest("a").text().trim().length).toBeGreaterThan(0);
+    }
+  });
+});
+
+describe("migration 20261208000000: a picture for every product made without one", () => {
+  it("gives a product with no picture its generated one, and leaves products that have pictures alone (run in a rolled-back transaction)", async () => {
+    const sql = readFileSync(path.join(process.cwd(), "prisma/migrations/20261208000000_pictures_for_products_without_one/migration.sql"), "utf8");
+    const pool = new pg.Pool({ connectionString: inject("DATABASE_URL"), max: 1 });
+    const client = await pool.connect();
+    try {
+      await client.query("BEGIN");
+      const slug = `no-picture-${Date.now()}`;
+      const { rows } = await client.query<{ id: string }>(
+        `INSERT INTO products (slug, title, category_id, publicly_listed) VALUES ($1, 'No picture yet', (SELECT id FROM categories WHERE parent_id IS NOT NULL ORDER BY path LIMIT 1), false) RETURNING id`,
+        [slug],
+      );
+      const seeded = products[0]!;
+      const before = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM product_images i JOIN products p ON p.id = i.product_id WHERE p.slug = $1`, [seeded.slug]);
+      await client.query(sql);
+      const added = await client.query<{ url: string; position: number }>(`SELECT url, position FROM product_images WHERE product_id = $1`, [rows[0]!.id]);
+      expect(added.rows).toEqual([{ url: `/images/p/${slug}/1.svg`, position: 0 }]);
+      const after = await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM product_images i JOIN products p ON p.id = i.product_id WHERE p.slug = $1`, [seeded.slug]);
+      expect(after.rows[0]!.n).toBe(before.rows[0]!.n);
+      expect(before.rows[0]!.n).toBe(seeded.images.length);
+    } finally {
+      await client.query("ROLLBACK");
+      client.release();
+      await pool.end();
     }
   });
 });
