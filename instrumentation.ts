@@ -3,8 +3,12 @@
  * first (a missing secret stops the app with a message naming it). Without DATABASE_URL the app
  * uses the embedded database: it is opened now (and migrated and seeded on its first start), so
  * that the first request does not wait for that. `next build` never opens it. Then the server's
- * background work starts: folding changed products into the facet bitmaps, and the job queue.
+ * background work starts: folding changed products into the facet bitmaps, and the job queue
+ * (its workers a few seconds later).
  */
+/** The workers begin once the first requests after a start have been answered (lib/jobs/workers.ts). */
+const WORKERS_START_DELAY_MS = 3_000;
+
 export async function register() {
   if (process.env.NEXT_RUNTIME !== "nodejs" || process.env.NEXT_PHASE === "phase-production-build") return;
   const { checkConfig } = await import("./lib/config");
@@ -21,7 +25,7 @@ export async function register() {
   const { startJobs } = await import("./lib/jobs/queue");
   await startJobs();
   if (config().jobsInApp) {
-    const { startWorkers } = await import("./lib/jobs/workers");
-    await startWorkers();
+    const { startWorkersAfter } = await import("./lib/jobs/workers");
+    startWorkersAfter(WORKERS_START_DELAY_MS);
   }
 }
