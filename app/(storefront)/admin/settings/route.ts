@@ -1,4 +1,4 @@
-import { seeOther } from "@/lib/auth/sign-in";
+import { seeOther } from "@/lib/http/sign-in";
 import { formRoute } from "@/lib/http/form";
 import { setSetting } from "@/lib/settings";
 

@@ -1,5 +1,5 @@
 import { registerWithPassword } from "@/lib/accounts/sign-in";
-import { seeOther, signedIn } from "@/lib/auth/sign-in";
+import { seeOther, signedIn } from "@/lib/http/sign-in";
 import { AppError } from "@/lib/errors";
 import { formRoute } from "@/lib/http/form";
 import { registerPage } from "../../_lib/account-paths";

@@ -1,7 +1,7 @@
 import type { NextRequest } from "next/server";
 import { redeemSignInLink, sendSignInLink } from "@/lib/accounts/sign-in";
-import { getSessionUser } from "@/lib/auth/session";
-import { seeOther, signedIn } from "@/lib/auth/sign-in";
+import { getSessionUser } from "@/lib/http/session";
+import { seeOther, signedIn } from "@/lib/http/sign-in";
 import { AppError } from "@/lib/errors";
 import { formRoute } from "@/lib/http/form";
 import { safeNextPath } from "@/lib/http/next-path";

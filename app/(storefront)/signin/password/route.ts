@@ -1,5 +1,5 @@
 import { authenticateWithPassword } from "@/lib/accounts/sign-in";
-import { seeOther, signedIn } from "@/lib/auth/sign-in";
+import { seeOther, signedIn } from "@/lib/http/sign-in";
 import { formRoute } from "@/lib/http/form";
 import { signinPage } from "../../_lib/account-paths";
 
