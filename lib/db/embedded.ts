@@ -330,9 +330,9 @@ export function embeddedDatabase(): EmbeddedDatabase {
 }
 
 /**
- * Opens the embedded database when a server process starts (instrumentation.ts); a process that
- * cannot open it (another process has the folder) exits with the reason rather than answering
- * every request with an error.
+ * Opens the embedded database when a server process starts (instrumentation.ts, which gives the
+ * catalog seed for a first start); a process that cannot open it (another process has the
+ * folder) exits with the reason rather than answering every request with an error.
  */
 export async function openAtStartup(seed: Seeder): Promise<void> {
   seedEmbeddedWith(seed);
