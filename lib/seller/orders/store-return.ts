@@ -28,4 +28,3 @@ export function toStoreReturn(desk: DeskReturn): StoreReturnData {
 export async function getStoreReturn(db: DbClient, storeId: string, id: string): Promise<StoreReturnData> {
   return toStoreReturn(await getDeskReturn(db, [storeId], id));
 }
-
