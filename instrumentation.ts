@@ -15,7 +15,8 @@ export async function register() {
   checkConfig();
   if (!process.env.DATABASE_URL) {
     const { openAtStartup } = await import("./lib/db/embedded");
-    await openAtStartup();
+    const { seedCatalog } = await import("./lib/seed/seed");
+    await openAtStartup(seedCatalog);
   }
   const { ensureFacetCompaction } = await import("./lib/catalog/facet-compaction");
   ensureFacetCompaction();

@@ -5,7 +5,11 @@
  */
 import { SingleBar } from "cli-progress";
 import { closeDb, createDb } from "../lib/db";
+import { seedEmbeddedWith } from "../lib/db/embedded";
 import { DEFAULT_PRODUCTS, seedCatalog } from "../lib/seed/seed";
+
+// Without DATABASE_URL, the embedded database's first start seeds it (then this seeds it again, with N).
+seedEmbeddedWith(seedCatalog);
 
 function parseArgs(argv: string[]): { products: number } {
   let products = DEFAULT_PRODUCTS;

@@ -22,13 +22,17 @@ import { checkName, checkPassword, normaliseEmail, ROLES, type Role } from "../l
 import { audited, auditSucceeded, type AuditActor } from "../lib/audit";
 import { checkExpiryDays, createApiKey, normaliseScopes, revokeApiKey } from "../lib/auth/api-keys";
 import { closeDb, createDb, type PrismaClient } from "../lib/db";
-import { embeddedDataDir, embeddedFolderHolder } from "../lib/db/embedded";
+import { embeddedDataDir, embeddedFolderHolder, seedEmbeddedWith } from "../lib/db/embedded";
 import { pendingMigrations } from "../lib/db/migrate";
 import { AppError } from "../lib/errors";
 import { cleanup, summaryLine } from "../lib/maintenance/cleanup";
 import { checkTrackingNumber, markOrder, orderRefWhere } from "../lib/orders";
 import { isSettingName, SETTINGS, setSetting } from "../lib/settings";
+import { seedCatalog } from "../lib/seed/seed";
 import { findStoreBySlug, isStoreStatus, setStoreStatus, STORE_STATUSES } from "../lib/stores/status";
+
+// Without DATABASE_URL, the embedded database's first start seeds it.
+seedEmbeddedWith(seedCatalog);
 
 /** The command line is wrong: exit 2, nothing written. */
 class BadInput extends Error {}

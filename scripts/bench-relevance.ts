@@ -16,6 +16,11 @@ import { DEFAULT_PER_CLASS, DEFAULT_SEED, runRelevanceBenchmark } from "@/lib/ca
 import { QUERY_CLASSES, type QueryClass } from "@/lib/catalog/relevance/queries";
 import { formatMarkdown, missedTargets } from "@/lib/catalog/relevance/report";
 import { closeDb, db } from "@/lib/db";
+import { seedEmbeddedWith } from "@/lib/db/embedded";
+import { seedCatalog } from "@/lib/seed/seed";
+
+// Without DATABASE_URL, the embedded database's first start seeds it.
+seedEmbeddedWith(seedCatalog);
 
 const { values: args } = parseArgs({
   options: {

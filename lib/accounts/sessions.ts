@@ -1,7 +1,7 @@
 import { db, type DbClient } from "@/lib/db";
 
 /**
- * Ends every session of the account (lib/auth/session.ts keeps them as `sessions` rows): its
+ * Ends every session of the account (lib/http/session.ts keeps them as `sessions` rows): its
  * owner pressed "End all sessions", or its password was set anew.
  */
 export async function endAllSessions(userId: string, client: DbClient = db()): Promise<number> {

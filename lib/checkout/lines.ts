@@ -4,9 +4,9 @@ import { Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { CheckoutSource, Executor, ExplicitLine } from "./types";
 import { UUID } from "@/lib/ids";
+import { EXPLICIT_LINES_MAX } from "@/lib/schemas/buyer";
 
-/** Lines an explicit ("buy now") checkout may hold. */
-export const EXPLICIT_LINES_MAX = 20;
+export { EXPLICIT_LINES_MAX };
 
 /** A line to price: from a cart (with the price the cart last showed) or given at once. */
 export interface SourceLine {

@@ -17,7 +17,7 @@
  */
 import net from "node:net";
 import type { PGlite } from "@electric-sql/pglite";
-import type { Gate } from "./embedded";
+import type { Gate } from "./gate";
 
 const SSL_REQUEST = 80877103;
 const GSSENC_REQUEST = 80877104;

@@ -2,7 +2,9 @@
  * The embedded database: PostgreSQL compiled to WebAssembly (PGlite) running inside this process,
  * used when DATABASE_URL is unset. Its files live in EMBEDDED_DATA_DIR (default `.data/pglite`),
  * so they survive restarts; the first start migrates (lib/db/migrate.ts) and seeds the catalog
- * (lib/seed/seed.ts), exactly as `npm run db:migrate && npm run db:seed` would on a server.
+ * with the seeder the entry point gave (`seedEmbeddedWith`: lib/seed/seed.ts's `seedCatalog`,
+ * given by instrumentation.ts and the commands), exactly as `npm run db:migrate && npm run db:seed`
+ * would on a server. lib/db imports no seed: the seed imports the domain, which imports lib/db.
  *
  * PGlite has one connection. Everything that uses it queues at one gate: a statement, or a whole
  * transaction (Prisma's interactive transactions hold the gate from BEGIN to COMMIT). Clients of
@@ -19,8 +21,8 @@ import { unaccent } from "@electric-sql/pglite/contrib/unaccent";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { PrismaClient } from "./generated/client";
 import { serveWireProtocol, type WireServer } from "./embedded-server";
+import { Gate } from "./gate";
 import { migrate, pendingMigrationsBy } from "./migrate";
-import { seedCatalog } from "../seed/seed";
 
 export const DEFAULT_EMBEDDED_DATA_DIR = ".data/pglite";
 
@@ -28,29 +30,6 @@ export const DEFAULT_EMBEDDED_DATA_DIR = ".data/pglite";
 export function embeddedDataDir(): string {
   // Read at run time, never traced into the build.
   return path.resolve(/*turbopackIgnore: true*/ process.env.EMBEDDED_DATA_DIR || DEFAULT_EMBEDDED_DATA_DIR);
-}
-
-/** First come, first served; one holder at a time. */
-export class Gate {
-  #tail: Promise<void> = Promise.resolve();
-
-  /** Resolves, once it is this caller's turn, to the function that ends the turn. */
-  acquire(): Promise<() => void> {
-    let release!: () => void;
-    const turn = new Promise<void>((resolve) => (release = resolve));
-    const previous = this.#tail;
-    this.#tail = previous.then(() => turn);
-    return previous.then(() => release);
-  }
-
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    const release = await this.acquire();
-    try {
-      return await fn();
-    } finally {
-      release();
-    }
-  }
 }
 
 export interface EmbeddedDatabase {
@@ -194,13 +173,21 @@ function log(line: string) {
   process.stderr.write(`[embedded database] ${line}\n`);
 }
 
+/** Fills a database on its first start; returns what it wrote, counted by kind (`products` among them). */
+export type Seeder = (client: PrismaClient) => Promise<Record<string, number>>;
+
 export interface OpenOptions {
   /** Also serve PostgreSQL clients on this loopback port (0: any free one); see embedded-server.ts. */
   listenPort?: number;
+  /**
+   * Seeds the folder on its first start (no `seeded` marker yet). Without one, a first start only
+   * migrates and leaves the seeding to the next start that has a seeder.
+   */
+  seed?: Seeder;
 }
 
 /** Opens the embedded database in `dataDir`, creating, migrating and seeding it on first use. */
-export function openEmbedded(dataDir: string, { listenPort }: OpenOptions = {}): EmbeddedDatabase {
+export function openEmbedded(dataDir: string, { listenPort, seed }: OpenOptions = {}): EmbeddedDatabase {
   // `next build` must never open the data directory (its workers are separate processes).
   if (process.env.NEXT_PHASE === "phase-production-build") {
     throw new Error("the database was used while building: pages that read it must be dynamic");
@@ -246,17 +233,18 @@ export function openEmbedded(dataDir: string, { listenPort }: OpenOptions = {}):
     // says so, and that is all. Migrating goes through a Prisma client of its own and a
     // transaction, which cost about as much CPU as the first request's own work (which waits).
     const pending = await pendingMigrationsBy(<T,>(sql: string) => session.query<T>(sql).then((r) => r.rows));
-    if (pending.length === 0 && existsSync(seededMarker)) {
-      log(`opened ${dataDir}: migrated and seeded already`);
+    const seeded = existsSync(seededMarker);
+    if (pending.length === 0 && (seeded || !seed)) {
+      log(`opened ${dataDir}: migrated${seeded ? " and seeded" : ""} already`);
     } else {
       const setup = prismaOver(adapterClient(opened, (fn) => fn()));
       const applied = await migrate(setup);
       // PGlite learns array types (to send `listing_condition[]` parameters) when it opens; a
       // migration may have just made some.
       if (applied.length > 0) await pglite.refreshArrayTypes();
-      if (!existsSync(seededMarker)) {
+      if (!seeded && seed) {
         log(`first start in ${dataDir}: seeding the catalog ...`);
-        const counts = await seedCatalog(setup);
+        const counts = await seed(setup);
         writeFileSync(seededMarker, `${new Date().toISOString()} ${JSON.stringify(counts)}\n`);
         log(`migrated and seeded in ${((Date.now() - started) / 1000).toFixed(1)}s (${counts.products} products)`);
       } else if (applied.length > 0) {
@@ -320,21 +308,34 @@ export function openEmbedded(dataDir: string, { listenPort }: OpenOptions = {}):
   };
 }
 
-// One per process (kept on globalThis so that dev-mode reloads reuse it).
-const holder = globalThis as unknown as { __marketplaceEmbedded?: EmbeddedDatabase };
+// One per process (kept on globalThis so that dev-mode reloads reuse it), with the seeder its entry
+// point gave.
+const holder = globalThis as unknown as { __marketplaceEmbedded?: EmbeddedDatabase; __marketplaceSeeder?: Seeder };
+
+/**
+ * Gives this process's embedded database its seeder, before anything opens it: the entry points
+ * (instrumentation.ts, the commands of scripts/ and prisma/seed.ts) give lib/seed's `seedCatalog`.
+ */
+export function seedEmbeddedWith(seed: Seeder): void {
+  holder.__marketplaceSeeder = seed;
+}
 
 export function embeddedDatabase(): EmbeddedDatabase {
   const port = process.env.EMBEDDED_DATABASE_PORT;
-  holder.__marketplaceEmbedded ??= openEmbedded(embeddedDataDir(), { listenPort: port ? Number(port) : undefined });
+  holder.__marketplaceEmbedded ??= openEmbedded(embeddedDataDir(), {
+    listenPort: port ? Number(port) : undefined,
+    seed: holder.__marketplaceSeeder,
+  });
   return holder.__marketplaceEmbedded;
 }
 
 /**
- * Opens the embedded database when a server process starts (instrumentation.ts); a process that
- * cannot open it (another process has the folder) exits with the reason rather than answering
- * every request with an error.
+ * Opens the embedded database when a server process starts (instrumentation.ts, which gives the
+ * catalog seed for a first start); a process that cannot open it (another process has the
+ * folder) exits with the reason rather than answering every request with an error.
  */
-export async function openAtStartup(): Promise<void> {
+export async function openAtStartup(seed: Seeder): Promise<void> {
+  seedEmbeddedWith(seed);
   try {
     await embeddedDatabase().ready;
   } catch {

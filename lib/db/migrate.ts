@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from "node:crypto";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import type { PrismaClient } from "./index";
+import type { PrismaClient } from "./generated/client";
 
 export const MIGRATIONS_DIR = path.join(process.cwd(), "prisma", "migrations");
 

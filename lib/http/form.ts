@@ -1,5 +1,5 @@
 import type { NextRequest } from "next/server";
-import type { SessionUser } from "@/lib/auth/session";
+import type { SessionUser } from "@/lib/http/session";
 import type { RateLimitPolicy } from "@/lib/ratelimit";
 import { pipeline, type Policy } from "./pipeline";
 import { observe } from "./policies/observe";

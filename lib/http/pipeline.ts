@@ -1,6 +1,6 @@
 import type { NextRequest } from "next/server";
 import type { Principal } from "@/lib/auth/principal";
-import type { SessionUser } from "@/lib/auth/session";
+import type { SessionUser } from "@/lib/http/session";
 import type { Prisma } from "@/lib/db";
 import type { RateLimitDecision } from "@/lib/ratelimit";
 import { withRequestOrigin } from "@/lib/config";

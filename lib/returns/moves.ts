@@ -7,6 +7,7 @@ import { RETURN_INCLUDE, toReturn } from "@/lib/orders/shape";
 import { providerOf } from "@/lib/payments";
 import type { ReturnData, ReturnStatusValue } from "@/lib/schemas/orders";
 import { emitStoreEvents } from "@/lib/seller/webhooks/events";
+import { returnNotFound } from "./queries";
 
 /**
  * The store's moves on a return of its lines: approve (requested -> approved), receive
@@ -25,10 +26,6 @@ export type ReturnMove = keyof typeof RETURN_MOVES;
 
 export function isReturnMove(value: unknown): value is ReturnMove {
   return typeof value === "string" && Object.hasOwn(RETURN_MOVES, value);
-}
-
-export function returnNotFound(): AppError {
-  return new AppError("return_not_found", "No return of yours has this id.");
 }
 
 /**

@@ -1,9 +1,13 @@
 import type { Prisma, DbClient } from "@/lib/db";
+import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { afterCursor, NEWEST_FIRST, pageOf, type ListQuery, type Page } from "@/lib/orders/common";
 import { RETURN_INCLUDE, toReturn } from "@/lib/orders/shape";
 import type { ReturnData, ReturnReasonValue } from "@/lib/schemas/orders";
-import { returnNotFound } from "./moves";
+
+export function returnNotFound(): AppError {
+  return new AppError("return_not_found", "No return of yours has this id.");
+}
 
 const BUYER_CURSOR = "returns";
 const DESK_CURSOR = "desk_returns";

@@ -1,9 +1,11 @@
-import { EXPLICIT_LINES_MAX } from "@/lib/checkout/lines";
 import { CART_LINK_LIMITS } from "./cart";
 import { LISTING_CONDITIONS } from "./seller/listings";
 import { Cursor, Limit, Uuid } from "./seller/common";
 import { z } from "./zod";
 import { CURRENCY } from "@/lib/currency";
+
+/** Lines an explicit ("buy now") checkout may hold (lib/checkout/lines.ts checks it). */
+export const EXPLICIT_LINES_MAX = 20;
 
 /**
  * The buyer API's own objects and inputs (decisions.md "Orders, checkout and returns", "OAuth,

@@ -3,7 +3,7 @@
  * the product types it sells and a price range, plus per top-level category the modifiers,
  * colours, materials, description sentences and attribute shapes that fit it.
  */
-import type { Rng } from "./random";
+import type { Rng } from "@/lib/random";
 
 export interface LeafDef {
   slug: string;

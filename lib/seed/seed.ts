@@ -30,7 +30,7 @@ import { makeDemoBuyer } from "../accounts/demo-buyer";
 import { hashPassword } from "../accounts/password";
 import { DEMO_ACCOUNTS, DEMO_PASSWORD } from "./accounts";
 import { readHelpArticles } from "./help";
-import { rngFor, type Rng } from "./random";
+import { rngFor, type Rng } from "@/lib/random";
 import { CLOSED_STORE, FIXTURE_STORES, GENERATED_STORES, type StoreDef, type TemplateDef } from "./stores";
 import { CURRENCY } from "@/lib/currency";
 

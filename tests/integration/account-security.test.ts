@@ -1,5 +1,5 @@
 /**
- * Accounts an attacker cannot take. Sessions on the server (lib/auth/session.ts): the session
+ * Accounts an attacker cannot take. Sessions on the server (lib/http/session.ts): the session
  * cookie names a `sessions` row, so a copy of the cookie stops working the moment its session
  * ends: "Sign out", next-auth's own sign-out, "End all sessions" on /account (every browser of
  * the account, not another account's), a password change (every other browser), or an operator's

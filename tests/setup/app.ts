@@ -259,7 +259,8 @@ const SEEDED_MARKER = "seeded";
 /** Opens an embedded database in this process until it is migrated (and seeded, unless marked so), then closes it. */
 async function settleEmbedded(dataDir: string) {
   const { openEmbedded } = await import("../../lib/db/embedded");
-  const database = openEmbedded(dataDir);
+  const { seedCatalog } = await import("../../lib/seed/seed");
+  const database = openEmbedded(dataDir, { seed: seedCatalog });
   try {
     await database.ready;
   } finally {

@@ -16,7 +16,7 @@ import {
   swapTypo,
   toFullWidth,
 } from "@/lib/catalog/relevance/text";
-import { Rng } from "@/lib/seed/random";
+import { Rng } from "@/lib/random";
 
 /** Optimal string alignment (restricted Damerau-Levenshtein) distance. */
 function osa(a: string, b: string): number {

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/http/session";
 
 /** The header's way to an account: "Sign in", or the signed-in person's account page. */
 export async function AccountLink() {

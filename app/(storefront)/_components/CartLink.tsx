@@ -1,5 +1,5 @@
 import { cookies, headers } from "next/headers";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/http/session";
 import { getCart } from "@/lib/cart/cart";
 import { CART_COOKIE } from "@/lib/cart/cookie";
 import { PAGE_PATH_HEADER, showsVisitorState } from "@/lib/storefront/private-pages";

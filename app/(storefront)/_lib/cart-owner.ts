@@ -1,4 +1,4 @@
-import type { SessionUser } from "@/lib/auth/session";
+import type { SessionUser } from "@/lib/http/session";
 import type { CartOwner } from "@/lib/cart/cart";
 import { isToken } from "@/lib/cart/token";
 

@@ -5,7 +5,7 @@ import { listAddresses } from "@/lib/accounts/addresses";
 import { listPaymentMethods } from "@/lib/accounts/payment-methods";
 import { hasPassword } from "@/lib/accounts/account-password";
 import { countSessions } from "@/lib/accounts/sessions";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/http/session";
 import { TEST_CARD } from "@/lib/payments";
 import { decodeFlash } from "@/lib/http/flash";
 import { Notice } from "@/app/_components/forms";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { defaultAddress } from "@/lib/accounts/addresses";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/http/session";
 import { getCart } from "@/lib/cart/cart";
 import { atRequestOrigin } from "../_lib/request-origin";
 import { CART_COOKIE } from "@/lib/cart/cookie";

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { cookies } from "next/headers";
 import { defaultAddress } from "@/lib/accounts/addresses";
 import { defaultPaymentMethod } from "@/lib/accounts/payment-methods";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/http/session";
 import { CART_COOKIE } from "@/lib/cart/cookie";
 import { newToken } from "@/lib/cart/token";
 import { formatCents } from "@/lib/catalog/money";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { PASSWORD_MAX, PASSWORD_MIN } from "@/lib/accounts/password";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/http/session";
 import { safeNextPath } from "@/lib/http/next-path";
 import { Message } from "../_components/Messages";
 

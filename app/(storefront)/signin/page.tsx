@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { SIGN_IN_LINK_MINUTES } from "@/lib/accounts/sign-in";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/http/session";
 import { config } from "@/lib/config";
 import { safeNextPath } from "@/lib/http/next-path";
 import { Message } from "../_components/Messages";

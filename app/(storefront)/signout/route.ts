@@ -1,4 +1,4 @@
-import { signedOut } from "@/lib/auth/sign-in";
+import { signedOut } from "@/lib/http/sign-in";
 import { formRoute } from "@/lib/http/form";
 
 /** "Sign out" ends this session; "End all sessions" (`scope=everywhere`) every session of the account. Both clear the cookie and go home. */

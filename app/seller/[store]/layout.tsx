@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { getSessionUser } from "@/lib/auth/session";
-import { db } from "@/lib/db";
+import { getSessionUser } from "@/lib/http/session";
+import { withDb } from "@/lib/http/database";
 import { ownedStore } from "@/lib/seller/dashboard/stores";
 import { StoreNav } from "../_components/StoreNav";
 import { ownedStores } from "../_lib/access";
@@ -11,7 +11,7 @@ type Props = { children: ReactNode; params: Promise<{ store: string }> };
 // signed-out visitor to sign in and answers 404 for a store they do not own.
 export default async function StoreLayout({ children, params }: Props) {
   const [{ store: slug }, user] = await Promise.all([params, getSessionUser()]);
-  const store = user ? await ownedStore(db(), user.id, slug) : null;
+  const store = user ? await withDb((client) => ownedStore(client, user.id, slug)) : null;
   if (!user || !store) return children;
   const stores = await ownedStores(user.id);
   return (

@@ -1,8 +1,8 @@
 import { notFound, redirect } from "next/navigation";
 import { cache } from "react";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/http/session";
 import { storesOwnedBy } from "@/lib/accounts/users";
-import { db } from "@/lib/db";
+import { withDb } from "@/lib/http/database";
 import { ownedStore, type OwnedStore } from "@/lib/seller/dashboard/stores";
 
 /** The signed-in user, or a redirect to the sign-in page that comes back to `path`. */
@@ -13,7 +13,7 @@ export const sellerUser = cache(async (path: string) => {
 });
 
 /** The stores the signed-in user owns (a page's layout and the page itself share one query). */
-export const ownedStores = cache(async (userId: string) => storesOwnedBy(userId, db()));
+export const ownedStores = cache(async (userId: string) => withDb((client) => storesOwnedBy(userId, client)));
 
 /**
  * The store of a dashboard URL, owned by the signed-in user; anything else (no such store,
@@ -21,7 +21,7 @@ export const ownedStores = cache(async (userId: string) => storesOwnedBy(userId,
  */
 export const storeOfPage = cache(async (slug: string, path: string): Promise<{ user: { id: string; email: string }; store: OwnedStore }> => {
   const user = await sellerUser(path);
-  const store = await ownedStore(db(), user.id, decodeSlug(slug));
+  const store = await withDb((client) => ownedStore(client, user.id, decodeSlug(slug)));
   if (!store) notFound();
   return { user, store };
 });

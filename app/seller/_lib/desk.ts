@@ -1,7 +1,7 @@
 import { notFound } from "next/navigation";
 import { storesOwnedBy } from "@/lib/accounts/users";
-import { db, type Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { withDb, type Tx } from "@/lib/http/database";
 import { formRoute } from "@/lib/http/form";
 import { safeNextPath } from "@/lib/http/next-path";
 import type { OwnedStore } from "@/lib/seller/dashboard/stores";
@@ -25,7 +25,7 @@ export async function deskScope(path: string, storeParam: string | string[] | un
 
 /** The stores the poster of a desk form owns: what the post may act for. */
 export function postersStores(userId: string): Promise<OwnedStore[]> {
-  return storesOwnedBy(userId, db());
+  return withDb((client) => storesOwnedBy(userId, client));
 }
 
 /** Where a desk post goes back to: a desk page named by the form, else `fallback`. */
@@ -38,7 +38,7 @@ export function deskReturnPath(value: string | undefined, fallback: string): str
  * the poster owns), the order of the URL. 404 when either is not theirs; a refusal goes back to
  * the page on that store's form, changing nothing.
  */
-export function partMoveRoute(name: string, move: (tx: Prisma.TransactionClient, storeId: string, order: string, form: Record<string, string>) => Promise<unknown>, notice: string) {
+export function partMoveRoute(name: string, move: (tx: Tx, storeId: string, order: string, form: Record<string, string>) => Promise<unknown>, notice: string) {
   return formRoute({ name, session: "required" }, async ({ request, form, user, requestId }) => {
     const number = pathSegment(request, 3);
     const store = (await postersStores(user!.id)).find((s) => s.slug === form.store);

@@ -1,8 +1,8 @@
 import { audited, type AuditEntry } from "@/lib/audit";
-import type { SessionUser } from "@/lib/auth/session";
-import { db, type Prisma } from "@/lib/db";
+import type { SessionUser } from "@/lib/http/session";
 import { AppError } from "@/lib/errors";
 import { plainNotFound } from "@/lib/http/form-answer";
+import { withDb, type Tx } from "@/lib/http/database";
 import { safeNextPath } from "@/lib/http/next-path";
 import { ownedStore, type OwnedStore } from "@/lib/seller/dashboard/stores";
 import { pathSegments } from "@/app/_lib/form-post";
@@ -27,7 +27,7 @@ export const sellerPath: (request: Request) => string[] = pathSegments;
 /** The store of a form post's URL when the poster owns it, else null (the route answers 404). */
 export async function storeOfPost(request: Request, user: { id: string } | null): Promise<OwnedStore | null> {
   const [slug] = sellerPath(request);
-  return slug && user ? ownedStore(db(), user.id, slug) : null;
+  return slug && user ? withDb((client) => ownedStore(client, user.id, slug)) : null;
 }
 
 /**
@@ -62,9 +62,9 @@ export function ownerChange<T>(
   poster: Poster,
   action: string,
   target: AuditEntry["target"],
-  change: (tx: Prisma.TransactionClient) => Promise<T>,
+  change: (tx: Tx) => Promise<T>,
   created?: (result: T) => AuditEntry["target"],
 ): Promise<T> {
   const entry: AuditEntry = { storeId: poster.store.id, actor: { type: "user", userId: poster.user.id, email: poster.user.email }, action, target, requestId: poster.requestId };
-  return audited(db(), entry, change, created);
+  return withDb((client) => audited(client, entry, change, created));
 }

@@ -8,8 +8,8 @@
  */
 import { headers } from "next/headers";
 import type { NextRequest } from "next/server";
-import { getSessionUser } from "@/lib/auth/session";
-import { db } from "@/lib/db";
+import { getSessionUser } from "@/lib/http/session";
+import { withDb } from "@/lib/http/database";
 import { pipeline } from "@/lib/http/pipeline";
 import { observe } from "@/lib/http/policies/observe";
 import { ipRateLimit } from "@/lib/http/policies/rate-limit";
@@ -139,7 +139,7 @@ export function revealRoute(
     const store = await storeOfPost(ctx.request as NextRequest, user);
     const target = subject(sellerPath(ctx.request).slice(1));
     if (!store || !user || !target) return notFoundResponse();
-    const reveal = await revealSecret(db(), { userId: user.id, storeId: store.id }, kind, target.subjectId, target.revealId);
+    const reveal = await withDb((client) => revealSecret(client, { userId: user.id, storeId: store.id }, kind, target.subjectId, target.revealId));
     if (!reveal) return notFoundResponse();
     if (reveal.state === "already_shown") return pages.alreadyShown(store, target.subjectId);
     return (await pages.revealed(store, target.subjectId, reveal.secret)) ?? notFoundResponse();

@@ -1,5 +1,5 @@
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { withDb } from "@/lib/http/database";
 import { WEBHOOK_EVENTS, WEBHOOK_LIMITS, type WebhookEndpointData, type WebhookEndpointWithSecretData } from "@/lib/schemas/seller/webhooks";
 import type { OwnedStore } from "@/lib/seller/dashboard/stores";
 import { getWebhookEndpoint } from "@/lib/seller/webhooks";
@@ -21,7 +21,7 @@ export async function endpointOfPost(request: Request, user: { id: string } | nu
   const store = await storeOfPost(request, user);
   if (!store) return null;
   try {
-    return { store, endpoint: await getWebhookEndpoint(db(), store.id, sellerPath(request)[2] ?? "") };
+    return { store, endpoint: await withDb((client) => getWebhookEndpoint(client, store.id, sellerPath(request)[2] ?? "")) };
   } catch (err) {
     if (isNotFound(err)) return null;
     throw err;
@@ -51,7 +51,7 @@ export function webhookSecretRoute(rotated: boolean) {
     {
       async revealed(store, id, secret) {
         try {
-          return await webhookSecretPage(store, { ...(await getWebhookEndpoint(db(), store.id, id)), secret }, rotated);
+          return await webhookSecretPage(store, { ...(await withDb((client) => getWebhookEndpoint(client, store.id, id))), secret }, rotated);
         } catch (err) {
           if (isNotFound(err)) return null;
           throw err;

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { ORDER_STATUS_LABELS, PlacedByAgent } from "@/app/_components/orders";
 import { formatCents } from "@/lib/catalog/money";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { withDb } from "@/lib/http/database";
 import { listDeskOrders } from "@/lib/orders";
 import { When } from "@/app/_components/forms";
 import { NoStore } from "../_components/NoStore";
@@ -24,10 +24,10 @@ export default async function DeskOrdersPage({ searchParams }: { searchParams: S
   const cursor = typeof sp.cursor === "string" ? sp.cursor : undefined;
   let page;
   try {
-    page = await listDeskOrders(db(), storeIds, { limit: PAGE_SIZE, cursor });
+    page = await withDb((client) => listDeskOrders(client, storeIds, { limit: PAGE_SIZE, cursor }));
   } catch (err) {
     if (!(err instanceof AppError) || err.param !== "cursor") throw err;
-    page = await listDeskOrders(db(), storeIds, { limit: PAGE_SIZE });
+    page = await withDb((client) => listDeskOrders(client, storeIds, { limit: PAGE_SIZE }));
   }
   const several = stores.length > 1;
   const rows = page.list.flatMap((order) => order.parts.map((part) => ({ order, part })));

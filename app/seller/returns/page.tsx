@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { withDb } from "@/lib/http/database";
 import { listDeskReturns } from "@/lib/returns";
 import { decodeFlash } from "@/lib/http/flash";
 import { FormState, Notice } from "@/app/_components/forms";
@@ -25,10 +25,10 @@ export default async function DeskReturnsPage({ searchParams }: { searchParams: 
   const cursor = typeof sp.cursor === "string" ? sp.cursor : undefined;
   let page;
   try {
-    page = await listDeskReturns(db(), storeIds, { limit: PAGE_SIZE, cursor });
+    page = await withDb((client) => listDeskReturns(client, storeIds, { limit: PAGE_SIZE, cursor }));
   } catch (err) {
     if (!(err instanceof AppError) || err.param !== "cursor") throw err;
-    page = await listDeskReturns(db(), storeIds, { limit: PAGE_SIZE });
+    page = await withDb((client) => listDeskReturns(client, storeIds, { limit: PAGE_SIZE }));
   }
   const keep: Record<string, string> = chosen ? { store: chosen.slug } : {};
   const here = `/seller/returns${Object.keys(keep).length ? `?${new URLSearchParams(keep)}` : ""}`;

@@ -1,9 +1,9 @@
 /**
  * The queries of the relevance benchmark, each with the products it is meant to find, generated
- * from the searchable catalog: deterministic for a catalog and a seed (lib/seed/random.ts).
+ * from the searchable catalog: deterministic for a catalog and a seed (lib/random.ts).
  */
 import { SEARCH_LIMITS } from "@/lib/schemas/catalog";
-import { Rng } from "@/lib/seed/random";
+import { Rng } from "@/lib/random";
 import { addDiacritics, isEditableWord, nonsenseWord, normalise, replaceWord, toFullWidth, TYPOS, type TypoKind } from "./text";
 
 /** A searchable product, as the benchmark sees it. */

@@ -2,7 +2,7 @@
  * Text operations of the relevance benchmark (npm run bench:relevance): normalisation, the four
  * single-edit typos, made-up words and spelling variants. Pure and deterministic given an Rng.
  */
-import type { Rng } from "@/lib/seed/random";
+import type { Rng } from "@/lib/random";
 
 /** NFKC, lower case, whitespace collapsed: how titles are compared to decide intent. */
 export function normalise(text: string): string {

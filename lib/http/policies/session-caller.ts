@@ -1,5 +1,5 @@
 import type { Role } from "@/lib/accounts/users";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/http/session";
 import { publicBaseUrl } from "@/lib/config";
 import { plainNotFound, seeOther } from "../form-answer";
 import { safeNextPath } from "../next-path";

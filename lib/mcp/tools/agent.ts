@@ -21,6 +21,7 @@ import { addCartLineEndpoint, getCartEndpoint, removeCartLineEndpoint, updateCar
 import { checkoutEndpoint } from "@/lib/endpoints/buyer/checkout";
 import { createReturnEndpoint, getOrderEndpoint, listOrdersEndpoint, listReturnsEndpoint } from "@/lib/endpoints/buyer/orders";
 import { getProfileEndpoint } from "@/lib/endpoints/buyer/profile";
+import { transaction } from "@/lib/http/database";
 import type { Endpoint } from "@/lib/http/describe";
 import { keyedInTransaction, onceByKey } from "@/lib/http/policies/idempotency";
 import { type JsonSchema, jsonSchemaOf } from "@/lib/openapi/json-schema";
@@ -51,11 +52,6 @@ const WRITE: ToolAnnotations = { readOnlyHint: false, destructiveHint: false, id
 function holder(caller: ToolCaller): OAuthPrincipal {
   if (!caller.principal) throw new Error("agent tools need the caller's token");
   return oauthPrincipalOf(caller.principal);
-}
-
-/** A change in one transaction, as the API's write does. */
-function inTransaction<T>(work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  return db().$transaction(work, { maxWait: 10_000, timeout: 15_000 });
 }
 
 /** What every agent tool takes from its API operation: the scopes, the input and output schemas, the read/write hint. */
@@ -99,7 +95,7 @@ function keyedRequest(caller: ToolCaller, tool: string, key: string, args: objec
  * first call's result and never writes twice.
  */
 async function keyedWrite<T>(caller: ToolCaller, tool: string, key: string | undefined, args: object, work: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  return inTransaction(async (tx) => {
+  return transaction(async (tx) => {
     if (key === undefined) return work(tx);
     const outcome = await keyedInTransaction(tx, keyedRequest(caller, tool, key, args), async () => {
       const data = await work(tx);
@@ -170,7 +166,7 @@ export const BUYER_TOOLS: ToolDefinition[] = [
       "Sets the quantity (1-99) of the cart's line for listing_id. A listing not in the cart is an error (code cart_line_not_found). Answers the cart. Needs cart:write. The result is exactly PATCH /api/v1/buyer/cart/lines/{listing_id}.",
     run: async (args, caller) => {
       const { listing_id, ...change } = bodyArguments(UpdateLineArguments, args);
-      return { data: await inTransaction((tx) => updateCartLine(tx, holder(caller).userId, listing_id, change)) };
+      return { data: await transaction((tx) => updateCartLine(tx, holder(caller).userId, listing_id, change)) };
     },
     text: cartText,
   },
@@ -182,7 +178,7 @@ export const BUYER_TOOLS: ToolDefinition[] = [
       "Removes the cart's line for listing_id. A listing not in the cart is an error (code cart_line_not_found). Answers the cart. Needs cart:write. The result is exactly DELETE /api/v1/buyer/cart/lines/{listing_id}.",
     run: async (args, caller) => {
       const { listing_id } = bodyArguments(RemoveLineArguments, args);
-      return { data: await inTransaction((tx) => removeCartLine(tx, holder(caller).userId, listing_id)) };
+      return { data: await transaction((tx) => removeCartLine(tx, holder(caller).userId, listing_id)) };
     },
     text: cartText,
   },
@@ -287,7 +283,7 @@ export const VIEW_TOOLS: ToolDefinition[] = [
     run: async (args, caller) => {
       const { listing_id, quantity } = bodyArguments(SetQuantityArguments, args);
       const userId = holder(caller).userId;
-      return { data: await inTransaction((tx) => (quantity === 0 ? removeCartLine(tx, userId, listing_id) : updateCartLine(tx, userId, listing_id, { quantity }))) };
+      return { data: await transaction((tx) => (quantity === 0 ? removeCartLine(tx, userId, listing_id) : updateCartLine(tx, userId, listing_id, { quantity }))) };
     },
     text: cartText,
   },

@@ -12,6 +12,7 @@ import {
 import { LINE_QUANTITY_MAX } from "@/lib/cart/cart";
 import { absoluteUrl } from "@/lib/config";
 import { db, type DbClient, type Prisma } from "@/lib/db";
+import { transaction } from "@/lib/http/database";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 
@@ -117,7 +118,7 @@ export async function createAcpCheckout(caller: AcpCaller, body: CheckoutCreateD
   const lines = await forSale(linesOf(body.line_items));
   const state: AcpState = { buyer: body.buyer ?? null, fulfillment_details: body.fulfillment_details ?? null, locale: body.locale ?? null, selected: {} };
   const address = state.fulfillment_details?.address;
-  const view = await db().$transaction(async (tx) => {
+  const view = await transaction(async (tx) => {
     const created = await createCheckoutSession(
       {
         buyer: state.buyer ? { email: state.buyer.email } : state.fulfillment_details?.email ? { email: state.fulfillment_details.email } : { email: null },
@@ -131,7 +132,7 @@ export async function createAcpCheckout(caller: AcpCaller, body: CheckoutCreateD
     );
     await tx.protocolCheckout.create({ data: { sessionId: created.id, protocol: "acp", platform: caller.platform, state: state as unknown as Prisma.InputJsonObject } });
     return created;
-  }, { timeout: 15_000 });
+  });
   return render(view, state);
 }
 
@@ -167,11 +168,11 @@ export async function updateAcpCheckout(caller: AcpCaller, id: string, body: Che
   }
   const address = state.fulfillment_details?.address;
   const email = state.buyer?.email ?? state.fulfillment_details?.email ?? null;
-  const view = await db().$transaction(async (tx) => {
+  const view = await transaction(async (tx) => {
     const updated = await updateCheckoutSession(before.id, GUEST, { ...(lines ? { lines } : {}), shippingAddress: address ? addressInput(address) : null, email }, tx);
     await tx.protocolCheckout.update({ where: { sessionId: before.id }, data: { state: state as unknown as Prisma.InputJsonObject } });
     return updated;
-  }, { timeout: 15_000 });
+  });
   return render(view, state);
 }
 
@@ -189,7 +190,7 @@ export async function completeAcpCheckout(caller: AcpCaller, id: string, body: C
   }
   const state: AcpState = { ...previous, buyer: body.buyer ?? previous.buyer };
   if (body.buyer) {
-    await db().$transaction(async (tx) => {
+    await transaction(async (tx) => {
       await updateCheckoutSession(view.id, GUEST, { email: body.buyer!.email }, tx);
       await tx.protocolCheckout.update({ where: { sessionId: view.id }, data: { state: state as unknown as Prisma.InputJsonObject } });
     });

@@ -12,6 +12,7 @@ import {
 import { listAddresses } from "@/lib/accounts/addresses";
 import { LINE_QUANTITY_MAX } from "@/lib/cart/cart";
 import { db, type DbClient, type Prisma } from "@/lib/db";
+import { transaction } from "@/lib/http/database";
 import { AppError } from "@/lib/errors";
 import { parseShippingAddress } from "@/lib/orders/address";
 import { isUuid } from "@/lib/ids";
@@ -161,7 +162,7 @@ export async function createUcpCheckout(caller: UcpCaller, body: CheckoutCreateD
   };
   const { address } = addressFrom(state);
   const email = body.buyer?.email;
-  const view = await db().$transaction(async (tx) => {
+  const view = await transaction(async (tx) => {
     const created = await createCheckoutSession(
       {
         buyer: caller.holder ? { userId: caller.holder.userId } : email ? { email } : { email: null },
@@ -175,7 +176,7 @@ export async function createUcpCheckout(caller: UcpCaller, body: CheckoutCreateD
     );
     await tx.protocolCheckout.create({ data: { sessionId: created.id, protocol: "ucp", platform: caller.platform, ...stateData(state) } });
     return address ? updateCheckoutSession(created.id, viewerOf(caller), { shippingAddress: address }, tx) : created;
-  }, { timeout: 15_000 });
+  });
   return render(view, state, caller);
 }
 
@@ -200,7 +201,7 @@ export async function updateUcpCheckout(caller: UcpCaller, id: string, body: Che
     payment: body.payment ?? previous.payment,
   };
   const { address } = addressFrom(state);
-  const view = await db().$transaction(async (tx) => {
+  const view = await transaction(async (tx) => {
     const updated = await updateCheckoutSession(
       before.id,
       viewerOf(caller),
@@ -209,7 +210,7 @@ export async function updateUcpCheckout(caller: UcpCaller, id: string, body: Che
     );
     await tx.protocolCheckout.update({ where: { sessionId: before.id }, data: stateData(state) });
     return updated;
-  }, { timeout: 15_000 });
+  });
   return render(view, state, caller);
 }
 

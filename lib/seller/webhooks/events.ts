@@ -5,7 +5,7 @@ import type { WebhookEventType } from "@/lib/schemas/seller/webhooks";
 import type { DeliveryJob } from "@/lib/webhooks/deliver";
 import { readListing } from "../listings/listing-row";
 import { loadOrderParts } from "../orders/order-part";
-import { getStoreReturn } from "../orders/returns";
+import { getStoreReturn } from "../orders/store-return";
 
 /**
  * The outbox of store events. Called in the transaction of the change an event reports: for each

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { pendingApprovals } from "@/lib/agents/approvals";
 import { AGENT_SETTINGS_LABELS, agentSpendByGrant, agentSpendThisMonth, getAgentSettings, limitFieldText } from "@/lib/agents/settings";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/http/session";
 import { formatCents } from "@/lib/catalog/money";
 import { decodeFlash } from "@/lib/http/flash";
 import { listConnections } from "@/lib/oauth/connections";

@@ -3,10 +3,10 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { When } from "@/app/_components/forms";
 import { ORDER_STATUS_LABELS, PlacedByAgent } from "@/app/_components/orders";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/http/session";
 import { formatCents } from "@/lib/catalog/money";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { withDb } from "@/lib/http/database";
 import { listBuyerOrders } from "@/lib/orders";
 
 export const metadata: Metadata = { title: "Your orders", robots: { index: false } };
@@ -25,11 +25,11 @@ export default async function OrdersPage({ searchParams }: Props) {
   let page;
   let stale = false;
   try {
-    page = await listBuyerOrders(db(), user.id, { limit: PAGE_SIZE, cursor });
+    page = await withDb((client) => listBuyerOrders(client, user.id, { limit: PAGE_SIZE, cursor }));
   } catch (err) {
     // A page link that was altered: start again from the newest order, and say so.
     if (!(err instanceof AppError) || err.param !== "cursor") throw err;
-    page = await listBuyerOrders(db(), user.id, { limit: PAGE_SIZE });
+    page = await withDb((client) => listBuyerOrders(client, user.id, { limit: PAGE_SIZE }));
     stale = true;
   }
   return (

@@ -1,5 +1,5 @@
 import { setAccountPassword } from "@/lib/accounts/account-password";
-import { currentSessionId } from "@/lib/auth/session";
+import { currentSessionId } from "@/lib/http/session";
 import { formRoute } from "@/lib/http/form";
 import { refused, seeOther } from "../_lib/post";
 

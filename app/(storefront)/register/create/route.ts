@@ -1,6 +1,6 @@
 import { registerWithPassword } from "@/lib/accounts/sign-in";
-import { signedIn } from "@/lib/auth/sign-in";
 import { seeOther } from "@/lib/http/form-answer";
+import { signedIn } from "@/lib/http/sign-in";
 import { AppError } from "@/lib/errors";
 import { formRoute } from "@/lib/http/form";
 import { registerPage } from "../../_lib/account-paths";

@@ -1,8 +1,8 @@
 import type { NextRequest } from "next/server";
 import { redeemSignInLink, sendSignInLink } from "@/lib/accounts/sign-in";
-import { getSessionUser } from "@/lib/auth/session";
-import { signedIn } from "@/lib/auth/sign-in";
 import { seeOther } from "@/lib/http/form-answer";
+import { getSessionUser } from "@/lib/http/session";
+import { signedIn } from "@/lib/http/sign-in";
 import { AppError } from "@/lib/errors";
 import { formRoute } from "@/lib/http/form";
 import { safeNextPath } from "@/lib/http/next-path";

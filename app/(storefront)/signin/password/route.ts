@@ -1,6 +1,6 @@
 import { authenticateWithPassword } from "@/lib/accounts/sign-in";
-import { signedIn } from "@/lib/auth/sign-in";
 import { seeOther } from "@/lib/http/form-answer";
+import { signedIn } from "@/lib/http/sign-in";
 import { formRoute } from "@/lib/http/form";
 import { signinPage } from "../../_lib/account-paths";
 

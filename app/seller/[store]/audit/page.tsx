@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { When } from "@/app/_components/forms";
 import { listAuditEvents } from "@/lib/audit";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { withDb } from "@/lib/http/database";
 import { one, storeOfPage, type SearchParams } from "../../_lib/access";
 
 export const metadata: Metadata = { title: "Audit log" };
@@ -20,10 +20,10 @@ export default async function AuditLogPage({ params, searchParams }: Props) {
   const cursor = one(sp.cursor);
   let page;
   try {
-    page = await listAuditEvents(db(), store.id, { limit: PAGE_SIZE, cursor });
+    page = await withDb((client) => listAuditEvents(client, store.id, { limit: PAGE_SIZE, cursor }));
   } catch (err) {
     if (!(err instanceof AppError) || err.param !== "cursor") throw err;
-    page = await listAuditEvents(db(), store.id, { limit: PAGE_SIZE });
+    page = await withDb((client) => listAuditEvents(client, store.id, { limit: PAGE_SIZE }));
   }
   return (
     <main className="page seller" data-page="seller-audit">

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { listApiKeys } from "@/lib/auth/api-keys";
 import { SELLER_SCOPES } from "@/lib/auth/scopes";
-import { db } from "@/lib/db";
+import { withDb } from "@/lib/http/database";
 import { decodeFlash } from "@/lib/http/flash";
 import { FormState, Notice, When } from "@/app/_components/forms";
 import { one, storeOfPage, type SearchParams } from "../../_lib/access";
@@ -16,7 +16,7 @@ type Props = { params: Promise<{ store: string }>; searchParams: SearchParams };
 export default async function ApiKeysPage({ params, searchParams }: Props) {
   const [{ store: slug }, sp] = await Promise.all([params, searchParams]);
   const { store } = await storeOfPage(slug, `/seller/${slug}/keys`);
-  const keys = await listApiKeys(db(), store.id);
+  const keys = await withDb((client) => listApiKeys(client, store.id));
   const state = new FormState("key", decodeFlash(one(sp.flash)));
   const now = new Date();
   const chosen = state.active ? SELLER_SCOPES.filter((s) => state.flash!.values[`scope.${s}`] === "on") : [];

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { formatCents } from "@/lib/catalog/money";
-import { db } from "@/lib/db";
+import { withDb } from "@/lib/http/database";
 import { decodeFlash } from "@/lib/http/flash";
 import { LISTING_FILTER_LABELS, LISTING_FILTERS, listingsTable, listingsTableQuery, type ListingsTableQuery } from "@/lib/seller/dashboard/listings-table";
 import { CONDITION_LABELS, type ConditionValue } from "@/lib/schemas/catalog";
@@ -27,7 +27,7 @@ export default async function ListingsPage({ params, searchParams }: Props) {
   const [{ store: slug }, sp] = await Promise.all([params, searchParams]);
   const base = `/seller/${slug}/listings`;
   const { store } = await storeOfPage(slug, base);
-  const table = await listingsTable(db(), store.id, listingsTableQuery(sp));
+  const table = await withDb((client) => listingsTable(client, store.id, listingsTableQuery(sp)));
   const here = tableHref(`/seller/${store.slug}/listings`, table.query, table.page);
   const rowState = new FormState("row", decodeFlash(one(sp.flash)));
   return (

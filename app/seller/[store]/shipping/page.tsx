@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { formatCents } from "@/lib/catalog/money";
-import { db } from "@/lib/db";
+import { withDb } from "@/lib/http/database";
 import { shippingTemplatesOfStore } from "@/lib/seller/dashboard/shipping";
 import { Notice, When } from "@/app/_components/forms";
 import { one, storeOfPage, type SearchParams } from "../../_lib/access";
@@ -14,7 +14,7 @@ type Props = { params: Promise<{ store: string }>; searchParams: SearchParams };
 export default async function ShippingTemplatesPage({ params, searchParams }: Props) {
   const [{ store: slug }, sp] = await Promise.all([params, searchParams]);
   const { store } = await storeOfPage(slug, `/seller/${slug}/shipping`);
-  const templates = await shippingTemplatesOfStore(db(), store.id);
+  const templates = await withDb((client) => shippingTemplatesOfStore(client, store.id));
   return (
     <main className="page seller" data-page="seller-shipping">
       <div className="page-head">

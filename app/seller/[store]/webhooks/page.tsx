@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { db } from "@/lib/db";
+import { withDb } from "@/lib/http/database";
 import { decodeFlash } from "@/lib/http/flash";
 import { WEBHOOK_LIMITS } from "@/lib/schemas/seller/webhooks";
 import { listWebhookEndpoints } from "@/lib/seller/webhooks";
@@ -17,7 +17,7 @@ export default async function WebhooksPage({ params, searchParams }: Props) {
   const [{ store: slug }, sp] = await Promise.all([params, searchParams]);
   const { store } = await storeOfPage(slug, `/seller/${slug}/webhooks`);
   // A store has at most endpointsMax endpoints: one page holds them all.
-  const { list: endpoints } = await listWebhookEndpoints(db(), store.id, { limit: WEBHOOK_LIMITS.endpointsMax });
+  const { list: endpoints } = await withDb((client) => listWebhookEndpoints(client, store.id, { limit: WEBHOOK_LIMITS.endpointsMax }));
   const state = new FormState("endpoint", decodeFlash(one(sp.flash)));
   return (
     <main className="page seller" data-page="seller-webhooks">

@@ -3,8 +3,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { ORDER_STATUS_LABELS, OrderLinesTable, PlacedByAgent, ShippingAddressBlock } from "@/app/_components/orders";
 import { formatCents } from "@/lib/catalog/money";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { withDb } from "@/lib/http/database";
 import { CANCEL_REASONS, CARRIER_MAX, getDeskOrder, TRACKING_NUMBER_MAX, type DeskOrder } from "@/lib/orders";
 import { CANCEL_REASON_LABELS } from "../../_lib/notices";
 import { listDeskReturns } from "@/lib/returns";
@@ -32,20 +32,12 @@ export default async function DeskOrderPage({ params, searchParams }: Props) {
   const stores = await ownedStores(user.id);
   let order: DeskOrder;
   try {
-    order = await getDeskOrder(
-      db(),
-      stores.map((s) => s.id),
-      number,
-    );
+    order = await withDb((client) => getDeskOrder(client, stores.map((s) => s.id), number));
   } catch (err) {
     if (err instanceof AppError && err.code === "order_not_found") notFound();
     throw err;
   }
-  const returns = await listDeskReturns(
-    db(),
-    order.parts.map((p) => p.store.id),
-    { limit: 100, orderId: order.id },
-  );
+  const returns = await withDb((client) => listDeskReturns(client, order.parts.map((p) => p.store.id), { limit: 100, orderId: order.id }));
   const flash = decodeFlash(typeof sp.flash === "string" ? sp.flash : undefined);
   const notice = typeof sp.notice === "string" ? sp.notice : undefined;
   const here = `/seller/orders/${order.number}`;

@@ -1,5 +1,5 @@
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { withDb } from "@/lib/http/database";
 import { formRoute } from "@/lib/http/form";
 import { isReturnMove, moveReturn, RETURN_MOVES, storeOfReturn } from "@/lib/returns";
 import { pathSegment } from "@/app/_lib/form-post";
@@ -14,7 +14,7 @@ export const POST = formRoute({ name: "seller.returns.move", session: "required"
   try {
     if (!isReturnMove(form.move)) throw new AppError("parameter_invalid", "Choose one of the return's buttons.", "move");
     const move = form.move;
-    const storeId = await storeOfReturn(db(), stores.map((s) => s.id), id);
+    const storeId = await withDb((client) => storeOfReturn(client, stores.map((s) => s.id), id));
     if (!storeId) return notFoundResponse();
     await ownerChange({ store: { id: storeId }, user: user!, requestId }, `returns.${move}`, { type: "return", id }, (tx) => moveReturn(tx, [storeId], id, move));
     return seeOther(withParams(back, { notice: RETURN_MOVES[move].to }));

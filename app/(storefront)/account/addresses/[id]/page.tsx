@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { getAddress, type SavedAddress } from "@/lib/accounts/addresses";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/http/session";
 import { AppError } from "@/lib/errors";
 import { decodeFlash } from "@/lib/http/flash";
 import { FormState } from "@/app/_components/forms";

@@ -3,10 +3,10 @@ import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { FormState, Notice, When } from "@/app/_components/forms";
 import { ORDER_STATUS_LABELS, OrderLinesTable, PlacedByAgent, RETURN_STATUS_LABELS, ShippingAddressBlock } from "@/app/_components/orders";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/http/session";
 import { formatCents } from "@/lib/catalog/money";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { withDb } from "@/lib/http/database";
 import { getBuyerOrder, type BuyerOrder, type BuyerOrderEvent } from "@/lib/orders";
 import { RETURN_REASON_LABELS, RETURN_REASONS } from "@/lib/schemas/orders";
 import { decodeFlash } from "@/lib/http/flash";
@@ -27,7 +27,7 @@ export default async function OrderPage({ params, searchParams }: Props) {
   if (!user) redirect(`/signin?next=${encodeURIComponent(`/account/orders/${number}`)}`);
   let view: BuyerOrder;
   try {
-    view = await getBuyerOrder(db(), user.id, decode(number));
+    view = await withDb((client) => getBuyerOrder(client, user.id, decode(number)));
   } catch (err) {
     if (err instanceof AppError && err.code === "order_not_found") notFound();
     throw err;

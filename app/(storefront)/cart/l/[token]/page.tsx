@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { formatCents } from "@/lib/catalog/money";
 import { CartFullError, openCartLink, type LinkLineReport } from "@/lib/cart/cart";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/http/session";
 import { CART_COOKIE } from "@/lib/cart/cookie";
 import { CartLines, STATUS_TEXT } from "../../../_components/CartLines";
 import { cartOwnerOf } from "../../../_lib/cart-owner";

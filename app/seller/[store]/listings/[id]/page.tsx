@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { db } from "@/lib/db";
+import { withDb } from "@/lib/http/database";
 import { shippingTemplateOptions } from "@/lib/seller/dashboard/catalog";
 import { decodeFlash } from "@/lib/http/flash";
 import { listingForEdit } from "@/lib/seller/dashboard/listing";
@@ -18,8 +18,7 @@ type Props = { params: Promise<{ store: string; id: string }>; searchParams: Sea
 export default async function EditListingPage({ params, searchParams }: Props) {
   const [{ store: slug, id }, sp] = await Promise.all([params, searchParams]);
   const { store } = await storeOfPage(slug, `/seller/${slug}/listings/${id}`);
-  const client = db();
-  const [listing, templates] = await Promise.all([listingForEdit(client, store.id, id), shippingTemplateOptions(client, store.id)]);
+  const [listing, templates] = await withDb((client) => Promise.all([listingForEdit(client, store.id, id), shippingTemplateOptions(client, store.id)]));
   if (!listing) notFound();
   const flash = decodeFlash(one(sp.flash));
   const edit = new FormState("listing", flash);

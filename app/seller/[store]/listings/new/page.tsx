@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { db } from "@/lib/db";
+import { withDb } from "@/lib/http/database";
 import { brandOptions, findProductsToAttach, leafCategoryOptions, productToAttach, shippingTemplateOptions } from "@/lib/seller/dashboard/catalog";
 import { decodeFlash } from "@/lib/http/flash";
 import { cleanSearchTerm } from "@/lib/seller/dashboard/text";
@@ -18,13 +18,15 @@ export default async function NewListingPage({ params, searchParams }: Props) {
   const base = `/seller/${store.slug}/listings/new`;
   const q = cleanSearchTerm(one(sp.q));
   const state = new FormState("listing", decodeFlash(one(sp.flash)));
-  const client = db();
-  const [matches, product, templates] = await Promise.all([
-    findProductsToAttach(client, q),
-    productToAttach(client, one(sp.product)),
-    shippingTemplateOptions(client, store.id),
-  ]);
-  const [categories, brands] = product ? [[], []] : await Promise.all([leafCategoryOptions(client), brandOptions(client)]);
+  const { matches, product, templates, categories, brands } = await withDb(async (client) => {
+    const [matches, product, templates] = await Promise.all([
+      findProductsToAttach(client, q),
+      productToAttach(client, one(sp.product)),
+      shippingTemplateOptions(client, store.id),
+    ]);
+    const [categories, brands] = product ? [[], []] : await Promise.all([leafCategoryOptions(client), brandOptions(client)]);
+    return { matches, product, templates, categories, brands };
+  });
   return (
     <main className="page seller narrow" data-page="seller-listing-new">
       <p className="back">

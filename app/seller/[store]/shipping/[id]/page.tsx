@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { db } from "@/lib/db";
+import { withDb } from "@/lib/http/database";
 import { decodeFlash } from "@/lib/http/flash";
 import { shippingTemplateForEdit } from "@/lib/seller/dashboard/shipping";
 import { FormState, Notice } from "@/app/_components/forms";
@@ -16,7 +16,7 @@ type Props = { params: Promise<{ store: string; id: string }>; searchParams: Sea
 export default async function EditShippingTemplatePage({ params, searchParams }: Props) {
   const [{ store: slug, id }, sp] = await Promise.all([params, searchParams]);
   const { store } = await storeOfPage(slug, `/seller/${slug}/shipping/${id}`);
-  const template = await shippingTemplateForEdit(db(), store.id, id);
+  const template = await withDb((client) => shippingTemplateForEdit(client, store.id, id));
   if (!template) notFound();
   const state = new FormState("template", decodeFlash(one(sp.flash)));
   return (

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { withDb } from "@/lib/http/database";
 import { decodeFlash } from "@/lib/http/flash";
 import { WEBHOOK_LIMITS, type WebhookDeliveryData } from "@/lib/schemas/seller/webhooks";
 import { getWebhookEndpoint, listWebhookDeliveries } from "@/lib/seller/webhooks";
@@ -28,17 +28,17 @@ const DELIVERY_STATUS_LABELS: Record<WebhookDeliveryData["status"], string> = {
 export default async function WebhookEndpointPage({ params, searchParams }: Props) {
   const [{ store: slug, id }, sp] = await Promise.all([params, searchParams]);
   const { store } = await storeOfPage(slug, `/seller/${slug}/webhooks/${id}`);
-  const endpoint = await getWebhookEndpoint(db(), store.id, id).catch((err: unknown) => {
+  const endpoint = await withDb((client) => getWebhookEndpoint(client, store.id, id)).catch((err: unknown) => {
     if (isNotFound(err)) notFound();
     throw err;
   });
   const cursor = one(sp.cursor);
   let log;
   try {
-    log = await listWebhookDeliveries(db(), store.id, { limit: PAGE_SIZE, cursor, endpoint_id: endpoint.id });
+    log = await withDb((client) => listWebhookDeliveries(client, store.id, { limit: PAGE_SIZE, cursor, endpoint_id: endpoint.id }));
   } catch (err) {
     if (!(err instanceof AppError) || err.param !== "cursor") throw err;
-    log = await listWebhookDeliveries(db(), store.id, { limit: PAGE_SIZE, endpoint_id: endpoint.id });
+    log = await withDb((client) => listWebhookDeliveries(client, store.id, { limit: PAGE_SIZE, endpoint_id: endpoint.id }));
   }
   const flash = decodeFlash(one(sp.flash));
   const edit = new FormState("endpoint", flash);

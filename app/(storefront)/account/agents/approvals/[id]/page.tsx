@@ -5,7 +5,7 @@ import { FormState, When } from "@/app/_components/forms";
 import { OrderLinesTable } from "@/app/_components/orders";
 import { getApproval, type ApprovalView } from "@/lib/agents/approvals";
 import { agentSpendThisMonth, getAgentSettings } from "@/lib/agents/settings";
-import { getSessionUser } from "@/lib/auth/session";
+import { getSessionUser } from "@/lib/http/session";
 import { formatCents } from "@/lib/catalog/money";
 import { AppError } from "@/lib/errors";
 import { decodeFlash } from "@/lib/http/flash";

@@ -1,6 +1,6 @@
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { validateJson } from "@/lib/http/body";
+import { transaction } from "@/lib/http/database";
 import { formRoute } from "@/lib/http/form";
 import { requestReturn } from "@/lib/returns";
 import { CreateReturn } from "@/lib/schemas/orders";
@@ -32,7 +32,7 @@ export const POST = formRoute({ name: "account.orders.return", session: "require
     }
     if (lines.length === 0) throw new AppError("parameter_missing", "Enter how many of at least one item you want to return.");
     const body = validateJson(CreateReturn, { lines });
-    await db().$transaction((tx) => requestReturn(tx, user!.id, number, body));
+    await transaction((tx) => requestReturn(tx, user!.id, number, body));
     return seeOther(`${page}?notice=return_requested#returns`);
   } catch (err) {
     if (err instanceof AppError && err.code === "order_not_found") return notFoundResponse("your account has no such order.");

@@ -1,6 +1,6 @@
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { validateJson } from "@/lib/http/body";
+import { withDb } from "@/lib/http/database";
 import { formRoute } from "@/lib/http/form";
 import { InventoryBatch } from "@/lib/schemas/seller/listings";
 import { integerOf } from "@/lib/seller/dashboard/forms";
@@ -16,7 +16,7 @@ import { about, notFoundResponse, ownerChange, refused, returnPath, seeOther, se
 export const POST = formRoute({ name: "seller.listings.quantity", session: "required" }, async ({ request, form, user, requestId }) => {
   const store = await storeOfPost(request, user);
   const id = sellerPath(request)[2] ?? "";
-  const listing = store ? await listingForEdit(db(), store.id, id) : null;
+  const listing = store ? await withDb((client) => listingForEdit(client, store.id, id)) : null;
   if (!store || !listing) return notFoundResponse();
   const back = returnPath(store, form.return_to, `/seller/${store.slug}/listings/${listing.id}`);
   try {

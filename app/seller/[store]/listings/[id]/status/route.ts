@@ -1,5 +1,5 @@
-import { db } from "@/lib/db";
 import { validateJson } from "@/lib/http/body";
+import { withDb } from "@/lib/http/database";
 import { formRoute } from "@/lib/http/form";
 import { SetListingStatus } from "@/lib/schemas/seller/listings";
 import { listingForEdit } from "@/lib/seller/dashboard/listing";
@@ -10,7 +10,7 @@ import { about, notFoundResponse, ownerChange, refused, returnPath, seeOther, se
 export const POST = formRoute({ name: "seller.listings.status", session: "required" }, async ({ request, form, user, requestId }) => {
   const store = await storeOfPost(request, user);
   const id = sellerPath(request)[2] ?? "";
-  const listing = store ? await listingForEdit(db(), store.id, id) : null;
+  const listing = store ? await withDb((client) => listingForEdit(client, store.id, id)) : null;
   if (!store || !listing) return notFoundResponse();
   const back = returnPath(store, form.return_to, `/seller/${store.slug}/listings/${listing.id}`);
   try {

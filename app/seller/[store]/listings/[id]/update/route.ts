@@ -1,5 +1,5 @@
-import { db } from "@/lib/db";
 import { validateJson } from "@/lib/http/body";
+import { withDb } from "@/lib/http/database";
 import { formRoute } from "@/lib/http/form";
 import { UpdateListing } from "@/lib/schemas/seller/listings";
 import { listingUpdateJson } from "@/lib/seller/dashboard/forms";
@@ -11,7 +11,7 @@ import { notFoundResponse, ownerChange, refused, seeOther, sellerPath, storeOfPo
 export const POST = formRoute({ name: "seller.listings.update", session: "required" }, async ({ request, form, user, requestId }) => {
   const store = await storeOfPost(request, user);
   const id = sellerPath(request)[2] ?? "";
-  const listing = store ? await listingForEdit(db(), store.id, id) : null;
+  const listing = store ? await withDb((client) => listingForEdit(client, store.id, id)) : null;
   if (!store || !listing) return notFoundResponse();
   const page = `/seller/${store.slug}/listings/${listing.id}`;
   let converted: ReturnType<typeof listingUpdateJson> | undefined;

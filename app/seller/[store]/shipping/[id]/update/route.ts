@@ -1,5 +1,5 @@
-import { db } from "@/lib/db";
 import { validateJson } from "@/lib/http/body";
+import { withDb } from "@/lib/http/database";
 import { formRoute } from "@/lib/http/form";
 import { UpdateShippingTemplateBody } from "@/lib/schemas/seller/shipping";
 import { shippingTemplateForEdit } from "@/lib/seller/dashboard/shipping";
@@ -11,7 +11,7 @@ import { notFoundResponse, ownerChange, refused, seeOther, sellerPath, storeOfPo
 export const POST = formRoute({ name: "seller.shipping.update", session: "required" }, async ({ request, form, user, requestId }) => {
   const store = await storeOfPost(request, user);
   const id = sellerPath(request)[2] ?? "";
-  const template = store ? await shippingTemplateForEdit(db(), store.id, id) : null;
+  const template = store ? await withDb((client) => shippingTemplateForEdit(client, store.id, id)) : null;
   if (!store || !template) return notFoundResponse();
   const page = `/seller/${store.slug}/shipping/${template.id}`;
   let converted: ReturnType<typeof shippingTemplateJson> | undefined;

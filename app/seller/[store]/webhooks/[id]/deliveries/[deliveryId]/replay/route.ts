@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import { withDb } from "@/lib/http/database";
 import { formRoute } from "@/lib/http/form";
 import { getWebhookDelivery, replayWebhookDelivery } from "@/lib/seller/webhooks";
 import { notFoundResponse, ownerChange, refused, returnPath, seeOther, sellerPath, withParams } from "../../../../../../_lib/post";
@@ -10,7 +10,7 @@ export const POST = formRoute({ name: "seller.webhooks.replay", session: "requir
   const found = await endpointOfPost(request, user);
   if (!found) return notFoundResponse();
   const { store, endpoint } = found;
-  const delivery = await getWebhookDelivery(db(), store.id, sellerPath(request)[4] ?? "").catch((err: unknown) => {
+  const delivery = await withDb((client) => getWebhookDelivery(client, store.id, sellerPath(request)[4] ?? "")).catch((err: unknown) => {
     if (isNotFound(err)) return null;
     throw err;
   });

@@ -1,7 +1,7 @@
 /**
- * Deterministic randomness for the seed. sfc32 (128-bit state, same family as mulberry32 but
- * with a state large enough that per-record streams never overlap), seeded from a string by
- * cyrb128, so that `rngFor("product:42")` yields the same numbers on every run and machine.
+ * Deterministic randomness for the seed (lib/seed) and the relevance bench (lib/catalog/relevance).
+ * sfc32 (128-bit state, same family as mulberry32 but with a state large enough that per-record
+ * streams never overlap), seeded from a string by cyrb128, so that `rngFor("product:42")` yields the same numbers on every run and machine.
  */
 
 /** Four 32-bit words derived from a string (cyrb128). */
