@@ -6,6 +6,7 @@
  * background work starts: folding changed products into the facet bitmaps, and the job queue
  * (its workers a few seconds later).
  */
+
 /** The workers begin once the first requests after a start have been answered (lib/jobs/workers.ts). */
 const WORKERS_START_DELAY_MS = 3_000;
 
@@ -15,8 +16,8 @@ export async function register() {
   checkConfig();
   if (!process.env.DATABASE_URL) {
     const { openAtStartup } = await import("./lib/db/embedded");
-    const { seedCatalog } = await import("./lib/seed/seed");
-    await openAtStartup(seedCatalog);
+    // The seed's code is loaded only on a first start, when there is a catalog to make.
+    await openAtStartup(async (client) => (await import("./lib/seed/seed")).seedCatalog(client));
   }
   const { ensureFacetCompaction } = await import("./lib/catalog/facet-compaction");
   ensureFacetCompaction();
