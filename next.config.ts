@@ -1,4 +1,11 @@
+import { enableCompileCache } from "node:module";
+import path from "node:path";
 import type { NextConfig } from "next";
+
+// The server's code (Next's and the app's chunks) is compiled by V8 once and kept in .next/cache:
+// a restart loads it from there (about a quarter of a second less before the first answer on
+// this machine kind; README, Run it). `next start` reads this file before it loads the chunks.
+enableCompileCache(path.join(process.cwd(), ".next", "cache", "node-compile"));
 
 // Logged-out storefront pages are the same for everyone: a CDN may keep them as long as the
 // public API's catalog reads (spec section 8). Pages with a visitor's own state (cart, account,
