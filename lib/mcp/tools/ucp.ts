@@ -30,7 +30,12 @@ const VERSION = /^\d{4}-\d{2}-\d{2}$/;
 export const UcpMeta = z.object({
   ucp: z
     .object({
-      profile: z.string({ error: "must be a string" }).max(2048).optional(),
+      // A URL: no control characters (a NUL byte could not be kept with the idempotency record).
+      profile: z
+        .string({ error: "must be a string" })
+        .max(2048)
+        .regex(/^[^\u0000-\u001f\u007f]*$/, { error: "must not contain control characters" })
+        .optional(),
       version: z.string({ error: "must be a string" }).regex(VERSION, { error: "must be YYYY-MM-DD" }).optional(),
     })
     .optional(),
