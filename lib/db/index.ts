@@ -26,12 +26,32 @@ export function createDb(
     max: Number(process.env.DATABASE_POOL_MAX ?? 10),
     // A request waits this long for a connection (the server down, or every pooled connection
     // busy), then fails: 503 service_unavailable (lib/db/unavailable.ts), never a hang.
-    connectionTimeoutMillis: Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000),
+    connectionTimeoutMillis: connectionWaitMs(),
     options: Object.entries(settings)
       .map(([name, value]) => `-c ${name}=${value}`)
       .join(" "),
   });
-  return new PrismaClient({ adapter });
+  // Every transaction waits to start as long as a request may wait for a connection (below).
+  return new PrismaClient({ adapter, transactionOptions: { maxWait: transactionWaitMs() } });
+}
+
+/** DATABASE_CONNECT_TIMEOUT_MS: how long a request waits for a connection (0: as long as it takes). */
+function connectionWaitMs(): number {
+  return Number(process.env.DATABASE_CONNECT_TIMEOUT_MS ?? 5_000);
+}
+
+/** The longest wait a timer can express (setTimeout's limit, about 24 days): "as long as it takes". */
+const UNBOUNDED_MS = 2_147_483_647;
+
+/**
+ * How long a transaction may wait to start (Prisma's `maxWait`): longer than a connection's wait,
+ * so that the connection's timeout decides (a 503 naming the database), and as long as it takes
+ * when DATABASE_CONNECT_TIMEOUT_MS is 0. The embedded database queues every transaction at its
+ * one connection; the same wait applies there.
+ */
+export function transactionWaitMs(): number {
+  const wait = connectionWaitMs();
+  return wait === 0 ? UNBOUNDED_MS : wait + 5_000;
 }
 
 /**

@@ -1,4 +1,4 @@
-import { db, type Prisma, type PrismaClient } from "@/lib/db";
+import { db, transactionWaitMs, type Prisma, type PrismaClient } from "@/lib/db";
 
 /**
  * How a door reaches the database: the use cases of lib/<domain> take their client, and a door
@@ -10,8 +10,12 @@ import { db, type Prisma, type PrismaClient } from "@/lib/db";
 /** An open transaction: what a change's use case takes. */
 export type Tx = Prisma.TransactionClient;
 
-/** Options of every transaction a door opens: under a burst, requests queue for a pooled connection rather than fail. */
-const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 } as const;
+/**
+ * Every transaction a door opens: under a burst, requests queue for a pooled connection rather
+ * than fail (for as long as DATABASE_CONNECT_TIMEOUT_MS lets a request wait for one: lib/db's
+ * `transactionWaitMs`), then it has 15 s to finish.
+ */
+const TRANSACTION_TIMEOUT_MS = 15_000;
 
 /**
  * Runs `work` with the process's client, outside any transaction: reads, or a use case that opens
@@ -26,5 +30,5 @@ export function withDb<T>(work: (client: PrismaClient) => Promise<T>): Promise<T
  * and nothing else writes in it, and anything thrown rolls all of it back.
  */
 export function transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-  return db().$transaction(work, TRANSACTION_OPTIONS);
+  return db().$transaction(work, { maxWait: transactionWaitMs(), timeout: TRANSACTION_TIMEOUT_MS });
 }
