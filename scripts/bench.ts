@@ -10,6 +10,10 @@
  * scenario, then EXPLAIN ANALYZE of the main queries. Loopback only.
  * Needs `npm run build`.
  *
+ * Most scenarios go round a few dozen URLs, as a cache sees repeated traffic; the "(cold)" ones
+ * ask a distinct query with every request (the long tail: lib/catalog/relevance/long-tail.ts),
+ * as shoppers and agents do, so no per-process cache answers them.
+ *
  * --products 1000000: seeding takes about 7 minutes and the first VACUUM ANALYZE a few more; a
  *   search's counts statement then takes about half a second, so expect a long run.
  * --runs N: each scenario N times (runs interleaved); every figure is the median of the runs.
@@ -30,6 +34,7 @@ import autocannon from "autocannon";
 import { productStatement } from "@/lib/catalog/product";
 import { interpretStatement } from "@/lib/catalog/interpret";
 import { parseQuery } from "@/lib/catalog/query";
+import { longTailQueries } from "@/lib/catalog/relevance/long-tail";
 import { prepareSearch } from "@/lib/catalog/search";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { createDb, type Prisma, type PrismaClient } from "@/lib/db";
@@ -37,6 +42,7 @@ import { migrate } from "@/lib/db/migrate";
 import { SearchQuery } from "@/lib/schemas/catalog";
 import { createWebhookEndpoint, deleteWebhookEndpoint, emitStoreEvents } from "@/lib/seller/webhooks";
 import { queryObject } from "@/lib/http/query";
+import { Rng } from "@/lib/random";
 import { freePort } from "../tests/setup/ports";
 
 const { values: args } = parseArgs({
@@ -211,6 +217,11 @@ async function warmUp(bases: string[], requests: autocannon.Request[], amount: n
 interface Scenario {
   name: string;
   paths: string[];
+  /**
+   * Cold: every request takes the next path of `paths` (each a distinct query, never asked before
+   * in this bench run), so no cache answers it; otherwise requests go round the paths.
+   */
+  cold?: boolean;
   /** The SQL statements one request to `path` runs (timed for the API/SQL ratio). */
   statements: (path: string) => Promise<Prisma.Sql[]>;
 }
@@ -225,6 +236,70 @@ async function searchSql(queryString: string): Promise<Prisma.Sql[]> {
   const words = params.q ? parseQuery(params.q).words : [];
   const { page, counts } = (await prepareSearch(params)).statements;
   return [...(words.length ? [interpretStatement(words)] : []), page, counts];
+}
+
+/** Queries each cold scenario has to ask (a run asks a few hundred to a few thousand). */
+const COLD_POOL = 12_000;
+
+/** Where each cold scenario has got to in its paths, and how many it asked past their end. */
+const coldCursors = new Map<string, { next: number; repeated: number }>();
+
+/** The next path of a cold scenario (its first again, counted as repeated, past the end). */
+function nextCold(scenario: Scenario): string {
+  const cursor = coldCursors.get(scenario.name) ?? { next: 0, repeated: 0 };
+  coldCursors.set(scenario.name, cursor);
+  const i = cursor.next++;
+  if (i >= scenario.paths.length) cursor.repeated++;
+  return scenario.paths[i % scenario.paths.length]!;
+}
+
+/**
+ * The long tail (lib/catalog/relevance/long-tail.ts): distinct queries from the seeded titles,
+ * 1-3 consecutive words, typos and filler, split among the cold scenarios so that none asks what
+ * another asked (the counts cache would answer it).
+ */
+async function coldScenarios(client: PrismaClient, top: string[], all: string[], search: Scenario["statements"]): Promise<Scenario[]> {
+  const titles = (
+    await client.$queryRaw<{ title: string }[]>`
+      SELECT p.title FROM products p JOIN product_search ps ON ps.product_id = p.id ORDER BY md5(p.id::text) LIMIT 100000`
+  ).map((r) => r.title);
+  const tail = longTailQueries(titles, { count: 3 * COLD_POOL, seed: "bench" });
+  const share = Math.floor(tail.length / 3);
+  const text = tail.slice(0, share);
+  const filtered = tail.slice(share, 2 * share);
+  const page = tail.slice(2 * share, 3 * share);
+  const rng = new Rng("bench:cold");
+  const sorts = ["relevance", "price_asc", "price_desc", "newest"] as const;
+  const conditions = ["new", "used", "like_new,very_good", "refurbished"];
+  const prices = [[0, 2500], [2500, 5000], [5000, 10000], [10000, 20000], [1999, 4999]];
+  const s = "/api/public/v1/search";
+  const q = (query: string) => `q=${encodeURIComponent(query)}`;
+  // Text with one or two filters (a condition, a price range that may not fall on bucket bounds,
+  // a top-level category), in any sort.
+  const withFilters = (query: string) => {
+    const parts = [q(query)];
+    const picks = rng.sample(["condition", "price", "category"], rng.int(1, 2));
+    if (picks.includes("condition")) parts.push(`condition=${rng.pick(conditions)}`);
+    if (picks.includes("price")) {
+      const [min, max] = rng.pick(prices);
+      parts.push(`price_min_cents=${min}&price_max_cents=${max}`);
+    }
+    if (picks.includes("category")) parts.push(`category=${rng.pick(top)}`);
+    parts.push(`sort=${rng.pick(sorts)}`);
+    return `${s}?${parts.join("&")}`;
+  };
+  // Pages 20 to 500 of a browse (a category or the whole catalog) in any sort, no two alike.
+  const deep = new Set<string>();
+  for (let tries = 0; deep.size < COLD_POOL && tries < 20 * COLD_POOL; tries++) {
+    const scope = rng.chance(0.2) ? "" : `category=${rng.pick(all)}&`;
+    deep.add(`${s}?${scope}sort=${rng.pick(sorts)}&page=${rng.int(20, 500)}`);
+  }
+  return [
+    { name: "search: text query (cold)", cold: true, paths: text.map((t) => `${s}?${q(t)}`), statements: search },
+    { name: "search: text + filters (cold)", cold: true, paths: filtered.map(withFilters), statements: search },
+    { name: "search: deep page (cold)", cold: true, paths: [...deep], statements: search },
+    { name: "page: search (text, cold)", cold: true, paths: page.map((t) => `/search?${q(t)}`), statements: search },
+  ];
 }
 
 async function scenarios(client: PrismaClient): Promise<Scenario[]> {
@@ -278,6 +353,7 @@ async function scenarios(client: PrismaClient): Promise<Scenario[]> {
     { name: "page: search (text)", paths: words.map((w) => `/search?q=${encodeURIComponent(w)}`), statements: search },
     { name: "page: category", paths: all.map((c) => `/c/${c}`), statements: async (path) => searchSql(`category=${path.slice("/c/".length)}`) },
     { name: "page: product", paths: slugs.map((r) => `/p/${r.slug}`), statements: product },
+    ...(await coldScenarios(client, top, all, search)),
   ];
 }
 
@@ -293,9 +369,12 @@ function fromRandomClient(req: autocannon.Request): autocannon.Request {
 
 /** One run of a scenario: its timed pass at `connections`, then a short one at 1 connection. */
 async function run(bases: string[], scenario: Scenario): Promise<{ loaded: Run; serialP50: number }> {
-  const requests = scenario.paths.map((path) => ({ method: "GET" as const, path, setupRequest: fromRandomClient }));
-  // Warm-up pass touches every URL twice (connection pools, JIT, buffer cache).
-  await warmUp(bases, requests, requests.length * 2);
+  const requests = scenario.cold
+    ? [{ method: "GET" as const, setupRequest: (req: autocannon.Request) => fromRandomClient({ ...req, path: nextCold(scenario) }) }]
+    : scenario.paths.map((path) => ({ method: "GET" as const, path, setupRequest: fromRandomClient }));
+  // Warm-up pass touches every URL twice (connection pools, JIT, buffer cache); a cold
+  // scenario's warms up on queries of its own, asked once.
+  await warmUp(bases, requests, scenario.cold ? 4 * connections : requests.length * 2);
   const loaded = await timed(() => drive(bases, requests, connections, duration));
   // One request at a time: the latency with no queueing, compared with the SQL's own time.
   const serial = await drive(bases, requests, 1, Math.min(duration, 3));
@@ -323,10 +402,14 @@ async function executionMs(client: PrismaClient, statement: Prisma.Sql): Promise
   return executionTimes.get(key)!;
 }
 
+/** Queries of a cold scenario whose SQL is timed. */
+const COLD_SQL_SAMPLE = 40;
+
 /** Median over the scenario's URLs of the SQL time of one request (its statements summed). */
 async function sqlMedianMs(client: PrismaClient, scenario: Scenario): Promise<number> {
   const perRequest: number[] = [];
-  for (const path of scenario.paths) {
+  // A cold scenario's first queries (those of its first warm-up) stand for the rest.
+  for (const path of scenario.cold ? scenario.paths.slice(0, COLD_SQL_SAMPLE) : scenario.paths) {
     let ms = 0;
     for (const statement of await scenario.statements(path)) ms += await executionMs(client, statement);
     perRequest.push(ms);
@@ -371,6 +454,13 @@ async function explain(client: PrismaClient, catalog: number) {
 const target = () =>
   ports ? `apps on ports ${ports.join(", ")}` : process.env.REDIS_URL ? "rate limits in Redis" : "rate limits in process";
 
+/** The URLs a scenario went round, or the distinct queries a cold one asked (and any it asked again). */
+function urlsOf(scenario: Scenario): string {
+  if (!scenario.cold) return String(scenario.paths.length);
+  const { next, repeated } = coldCursors.get(scenario.name) ?? { next: 0, repeated: 0 };
+  return repeated ? `${next - repeated} + ${repeated} REPEATED (raise COLD_POOL)` : `${next}`;
+}
+
 async function measure(client: PrismaClient, catalog: number, label: string, countsTtlMs: string, only?: (s: Scenario) => boolean) {
   await withApp(countsTtlMs, async (bases) => {
     const list = (await scenarios(client)).filter(only ?? (() => true));
@@ -391,7 +481,7 @@ async function measure(client: PrismaClient, catalog: number, label: string, cou
     console.log(
       `\n## Public API, ${catalog} products, ${connections} connections, ${duration}s per scenario, median of ${runs} runs, ${target()}: ${label}\n`,
     );
-    console.log("| scenario | URLs | p50 ms | p95 ms | p99 ms | req/s | non-2xx | p50 ms at 1 conn | SQL ms | API/SQL | load avg (runs) |");
+    console.log("| scenario | URLs (cold: distinct queries asked) | p50 ms | p95 ms | p99 ms | req/s | non-2xx | p50 ms at 1 conn | SQL ms | API/SQL | load avg (runs) |");
     console.log("|---|---|---|---|---|---|---|---|---|---|---|");
     for (const scenario of list) {
       const { loaded, serialP50 } = results.get(scenario.name)!;
@@ -399,7 +489,7 @@ async function measure(client: PrismaClient, catalog: number, label: string, cou
       const serial = round1(median(serialP50));
       const sql = sqlMs.get(scenario.name)!;
       console.log(
-        `| ${scenario.name} | ${scenario.paths.length} | ${r.p50} | ${r.p95} | ${r.p99} | ${Math.round(r.rps)} | ${r.failed} | ${serial} | ${sql.toFixed(2)} | ${round1(serial / sql)} | ${r.load} |`,
+        `| ${scenario.name} | ${urlsOf(scenario)} | ${r.p50} | ${r.p95} | ${r.p99} | ${Math.round(r.rps)} | ${r.failed} | ${serial} | ${sql.toFixed(2)} | ${round1(serial / sql)} | ${r.load} |`,
       );
     }
   });
@@ -669,8 +759,9 @@ async function main() {
       console.log("\nSearch counts cache off: skipped (--ports: the bench cannot restart apps it did not start).");
     } else {
       await measure(client, catalog, "as deployed (search counts cached 30 s per process)", "30000", picked);
+      // Cold scenarios ask distinct queries: with the cache off they would measure the same again.
       await measure(client, catalog, "search counts cache off (every request computes its counts)", "0", (s) =>
-        s.name.startsWith("search") && picked(s),
+        s.name.startsWith("search") && !s.cold && picked(s),
       );
     }
     if (onlyPublic !== null) return;
