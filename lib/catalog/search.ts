@@ -335,7 +335,7 @@ export function searchStatements(
 
   // Only the columns the filters, facets and sorts read (the offer arrays only when needed).
   const names = [
-    "product_id", "category_path", "brand_id", "published_at", "rating_count",
+    "product_id", "category_path", "brand_id", "published_at", "rating_count", "title_words",
     "min_price_cents", "offer_count", "condition_mask", "price_bucket_mask",
     ...(offerFilter ? ["offer_conditions", "offer_prices"] : []),
   ];

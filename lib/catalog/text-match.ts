@@ -69,6 +69,20 @@ const TYPED_BONUS = 8;
 const TITLE_POINTS = 20;
 
 /**
+ * The closest title first: a text match's score loses its title's word count over WORD_SCALE
+ * (product_search.title_words, migration 20261209000000_search_title_length), a length
+ * normalisation in the spirit of BM25's. Among matches whose field scores are equal, a title with
+ * fewer words beyond the query's ranks higher; no count of words outweighs one point of field
+ * score (titles have at most 200 characters, so 100 words; counted up to WORD_SCALE - 1). A power
+ * of two: a score's whole part is exactly `score + lengthOf(alias)` again (boundedPage needs it).
+ */
+const WORD_SCALE = 1024;
+const lengthOf = (alias: Prisma.Sql) => sql`(least(${alias}.title_words, ${WORD_SCALE - 1})::float8 / ${WORD_SCALE})`;
+
+/** The order of a word's postings list: the ranking's among titles holding the word (index search_title_postings_rank). */
+const LIST_ORDER = Prisma.raw("p.impact DESC, p.title_words, p.rating_count DESC, p.product_id");
+
+/**
  * Rows read from the head of each form's postings list when the query has several word groups
  * (a list whose word seldom stands beside the others is not walked to its end; see boundedPage).
  */
@@ -82,7 +96,7 @@ const LIST_FACTOR = 2;
  * word group the group's best form in the product (the word, or one completion or correction):
  * that form's field score, plus TYPED_BONUS for the word as typed when it has completions. All
  * integers: sums are exact (boundedPage relies on it). search_title_postings keeps the field
- * score of every title word.
+ * score of every title word. The score ranked by is that whole number less lengthOf (under 1).
  */
 function fullMatchRank(groups: WordGroup[]) {
   const forms = groups.flatMap((group, g) =>
@@ -113,11 +127,14 @@ function phrases(key: string): string[] {
 /**
  * A page of full matches without ranking every product that matches.
  *
- * A product's score (fullMatchRank) is TITLE_POINTS x G x its title score (0; 2 or more when its
- * title equals the query, begins with it or lies within it) plus, per word group g of the G, the
- * largest over g's forms f of f's field score r_f plus f's bonus b_f when f is present.
+ * A product's whole score (fullMatchRank) is TITLE_POINTS x G x its title score (0; 2 or more when
+ * its title equals the query, begins with it or lies within it) plus, per word group g of the G,
+ * the largest over g's forms f of f's field score r_f plus f's bonus b_f when f is present. It
+ * ranks by that whole score, then by fewer title words (the score ranked by is the whole score
+ * less title_words / WORD_SCALE), then rating count, then id: below, "the order" is
+ * (title words ascending, rating count descending, id).
  * search_title_postings lists the products with a form in their title in the order of that
- * form's field score (impact, 10 to 17), then rating count, then id: the sort's own tie-break.
+ * form's field score (impact, 10 to 17), then the order: the sort's own tie-breaks.
  * The pool the page is picked from holds:
  * - for each form, the first `limit` rows of its list that pass every filter (the other groups
  *   and excluded words included; LIST_FACTOR x `limit` when G > 1), among the first LIST_DEPTH
@@ -131,14 +148,14 @@ function phrases(key: string): string[] {
  * - with f in its title, is f's edge or lies behind it in the list's order: r_f <= its impact;
  * - without f in its title has r_f <= 7 (brand, categories, description), below any edge;
  * - has the title score 0, or 2 when it begins with the query and those were too many to read.
- * So its score is at most U = TITLE_POINTS x G x that title score + the sum over groups of the
- * largest c_f + b_f over the group's forms, c_f = the edge's impact, or 7 without an edge. Ranked
- * exactly, the pool gives the true page when its `limit`-th row k has score S > U, or S = U and
- * some group g is settled by order: every form f of g reaching g's largest c_f + b_f has an edge
- * that is not ahead of k in (rating count desc, id). Then a product the pool lacks with score U
+ * So its whole score is at most U = TITLE_POINTS x G x that title score + the sum over groups of
+ * the largest c_f + b_f over the group's forms, c_f = the edge's impact, or 7 without an edge.
+ * Ranked exactly, the pool gives the true page when its `limit`-th row k has whole score S > U, or
+ * S = U and some group g is settled by order: every form f of g reaching g's largest c_f + b_f has
+ * an edge that is not ahead of k in the order. Then a product the pool lacks with whole score U
  * has, in g, r_f = the edge's impact for such an f (the sums are of integers, exact), so f is in
- * its title and it is f's edge or behind it with an equal impact, hence behind k (it is not k,
- * which is in the pool). U is taken for the titles that begin with the query from their own
+ * its title and it is f's edge or behind it in the order with an equal impact, hence behind k in
+ * the order, and so in the ranking (it is not k, which is in the pool). U is taken for the titles that begin with the query from their own
  * lists when those were many (title score 2).
  * Otherwise (a form of several lexemes or none, fewer rows than `limit`, no bound met) the
  * statement ranks every match as before: the same page, only slower.
@@ -194,28 +211,28 @@ function boundedPage(args: {
       SELECT b.prefixed FROM (VALUES (false), (true)) AS b(prefixed) WHERE NOT b.prefixed OR NOT (SELECT yes FROM few_prefixed)
     ),
     lists AS MATERIALIZED (
-      SELECT x.grp, x.lexeme, x.bonus, b.prefixed, w.product_id, w.impact, w.rating_count
+      SELECT x.grp, x.lexeme, x.bonus, b.prefixed, w.product_id, w.impact, w.title_words, w.rating_count
       FROM lexemes x CROSS JOIN parts b
       LEFT JOIN LATERAL (
-        SELECT p.product_id, p.impact::int AS impact, p.rating_count
-        FROM (SELECT p.product_id, p.impact, p.rating_count FROM search_title_postings p
-              WHERE p.lexeme = x.lexeme ORDER BY p.impact DESC, p.rating_count DESC, p.product_id LIMIT ${depth}) p
+        SELECT p.product_id, p.impact::int AS impact, p.title_words, p.rating_count
+        FROM (SELECT p.product_id, p.impact, p.title_words, p.rating_count FROM search_title_postings p
+              WHERE p.lexeme = x.lexeme ORDER BY ${LIST_ORDER} LIMIT ${depth}) p
         CROSS JOIN LATERAL (${byKey(sql`SELECT 1`, sql`${matches} AND (NOT b.prefixed OR ${beginsWith(sql`ps`)})`)}) passes
-        ORDER BY p.impact DESC, p.rating_count DESC, p.product_id
+        ORDER BY ${LIST_ORDER}
         LIMIT ${take}
       ) w ON true
     ),
     edges AS MATERIALIZED (
-      SELECT l.grp, l.prefixed, l.bonus + coalesce(e.impact, ${NO_TITLE_BOUND}) AS bound, e.impact, e.rating_count, e.product_id
+      SELECT l.grp, l.prefixed, l.bonus + coalesce(e.impact, ${NO_TITLE_BOUND}) AS bound, e.impact, e.title_words, e.rating_count, e.product_id
       FROM (SELECT grp, lexeme, bonus, prefixed, count(product_id) AS n FROM lists GROUP BY 1, 2, 3, 4) l
       LEFT JOIN LATERAL (
-        (SELECT k.impact, k.rating_count, k.product_id FROM lists k
+        (SELECT k.impact, k.title_words, k.rating_count, k.product_id FROM lists k
          WHERE l.n = ${take} AND k.grp = l.grp AND k.lexeme = l.lexeme AND k.prefixed = l.prefixed
-         ORDER BY k.impact, k.rating_count, k.product_id DESC LIMIT 1)
+         ORDER BY k.impact, k.title_words DESC, k.rating_count, k.product_id DESC LIMIT 1)
         UNION ALL
-        (SELECT p.impact::int, p.rating_count, p.product_id FROM search_title_postings p
+        (SELECT p.impact::int, p.title_words, p.rating_count, p.product_id FROM search_title_postings p
          WHERE l.n < ${take} AND ${depth}::int IS NOT NULL AND p.lexeme = l.lexeme
-         ORDER BY p.impact DESC, p.rating_count DESC, p.product_id OFFSET ${depth ?? 0} LIMIT 1)
+         ORDER BY ${LIST_ORDER} OFFSET ${depth ?? 0} LIMIT 1)
       ) e ON true
     ),
     group_bounds AS (SELECT e.prefixed, e.grp, max(e.bound) AS bound FROM edges e GROUP BY 1, 2),
@@ -236,13 +253,16 @@ function boundedPage(args: {
     verdict AS MATERIALIZED (
       SELECT NOT EXISTS (SELECT 1 FROM forms f WHERE cardinality(f.lexemes) <> 1)
          AND coalesce((
-               SELECT bool_and(k.score > t.bound OR (k.score = t.bound AND EXISTS (
+               SELECT bool_and(k.whole > t.bound OR (k.whole = t.bound AND EXISTS (
                         SELECT 1 FROM group_bounds g WHERE g.prefixed = t.prefixed AND NOT EXISTS (
                           SELECT 1 FROM edges e WHERE e.prefixed = g.prefixed AND e.grp = g.grp AND e.bound = g.bound
                             AND NOT (e.impact IS NOT NULL
-                                     AND (e.rating_count < k.rating_count
-                                          OR (e.rating_count = k.rating_count AND e.product_id >= k.product_id)))))))
-               FROM (SELECT score, rating_count, product_id FROM pool ORDER BY score DESC, rating_count DESC, product_id
+                                     AND (e.title_words > k.title_words
+                                          OR (e.title_words = k.title_words
+                                              AND (e.rating_count < k.rating_count
+                                                   OR (e.rating_count = k.rating_count AND e.product_id >= k.product_id)))))))))
+               FROM (SELECT score + ${lengthOf(sql`pool`)} AS whole, title_words, rating_count, product_id
+                     FROM pool ORDER BY score DESC, rating_count DESC, product_id
                      OFFSET ${limit - 1} LIMIT 1) k
                CROSS JOIN part_bounds t), false) AS exact
     )
@@ -298,11 +318,11 @@ export function textSource(
     ? sql`(${Prisma.join(asTyped.map((g) => sql`(ps.search_vector @@ ${plain(g.word)})::int`), " + ")}) * 0.5`
     : sql`0`;
   const base = (query: Prisma.Sql) =>
-    scored ? sql`${titleScore} + ${typedScore} + ts_rank(${WEIGHTS}, ps.search_vector, ${query})` : sql`0`;
+    scored ? sql`${titleScore} + ${typedScore} + ts_rank(${WEIGHTS}, ps.search_vector, ${query}) - ${lengthOf(sql`ps`)}` : sql`0`;
   const dropped = Prisma.raw(tq.dropped.length > 0 ? "true" : "false");
 
   const rank = fullMatchRank(tq.groups);
-  const score = sql`${TITLE_POINTS * rank.groups} * ${titleScore} + ${rank.rank}`;
+  const score = sql`${TITLE_POINTS * rank.groups} * ${titleScore} + ${rank.rank} - ${lengthOf(sql`ps`)}`;
   const full = sql`
     SELECT ${columns("ps")}, (${scored ? score : sql`0`})::float8 AS score, ${dropped} AS relaxed
     FROM product_search ps

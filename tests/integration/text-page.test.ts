@@ -4,7 +4,7 @@
  * writes to titles, descriptions, brands, ratings and listings:
  * - search_title_postings holds exactly its definition: one row per searchable product and title
  *   lexeme, with that lexeme's field score (title 10, brand 4, categories 2, description 1, summed
- *   over the fields it occurs in) and the product's rating count;
+ *   over the fields it occurs in), the number of words of its title and its rating count;
  * - for random queries (words, half words, typos, exclusions, two or three words) with random
  *   category and brand filters, pages and page sizes, either way of reading titles that begin
  *   with the query, and lists read to a depth of 1, 6 or all rows, the page equals the one that
@@ -248,13 +248,16 @@ describe("a text search's page from the title postings", () => {
                 WITH expected AS (
                   SELECT t.lexeme, ps.product_id,
                          (10 * ('A' = ANY(t.weights))::int + 4 * ('B' = ANY(t.weights))::int
-                          + 2 * ('C' = ANY(t.weights))::int + ('D' = ANY(t.weights))::int)::smallint AS impact, ps.rating_count
-                  FROM product_search ps, unnest(ps.search_vector) t WHERE 'A' = ANY(t.weights)
+                          + 2 * ('C' = ANY(t.weights))::int + ('D' = ANY(t.weights))::int)::smallint AS impact,
+                         (SELECT count(*) FROM regexp_split_to_table(search_key(p.title), ' ') w WHERE w <> '')::smallint AS title_words,
+                         ps.rating_count
+                  FROM product_search ps JOIN products p ON p.id = ps.product_id, unnest(ps.search_vector) t
+                  WHERE 'A' = ANY(t.weights)
                 )
                 SELECT count(*)::int AS n FROM (
-                  (SELECT * FROM expected EXCEPT ALL SELECT lexeme, product_id, impact, rating_count FROM search_title_postings)
+                  (SELECT * FROM expected EXCEPT ALL SELECT lexeme, product_id, impact, title_words, rating_count FROM search_title_postings)
                   UNION ALL
-                  (SELECT lexeme, product_id, impact, rating_count FROM search_title_postings EXCEPT ALL SELECT * FROM expected)) d`;
+                  (SELECT lexeme, product_id, impact, title_words, rating_count FROM search_title_postings EXCEPT ALL SELECT * FROM expected)) d`;
               expect(diff[0]!.n).toBe(0);
               for (const s of searches) {
                 const page = await pages(tx, s);
@@ -289,15 +292,19 @@ describe("a text search's page from the title postings", () => {
   // Two words of their own, every product at the score of the bound: whether the page can be
   // proven turns on the tie-break order alone. X leads the "maple" list (maple in title, brand
   // and description: 15, bench in brand and description: 5), Y the "bench" list (15 + 5), Z has
-  // both in its title (10 + 10) and is the first unread row of both lists read one row deep. The
-  // pool holds X and Y, and Y (rating count 9) is its first row; Z comes first when its rating
-  // count is the higher or, at 9 too, its id the smaller, and then only ranking every match finds it.
+  // both in its three-word title (10 + 10) and is the first unread row of both lists read one row
+  // deep. The pool holds X and Y, and Y (rating count 9) is its first row. With titles as long as
+  // Z's, Z comes first when its rating count is the higher or, at 9 too, its id the smaller; with
+  // longer titles, Z comes first whatever its rating (the closest title); with shorter, never.
+  // When Z comes first, only ranking every match finds it.
   it.each([
-    { z: "00000000-0000-4000-8000-000000000001", rating: 9, first: "Z", bounded: false },
-    { z: "00000000-0000-4000-8000-000000000003", rating: 9, first: "Y", bounded: true },
-    { z: "00000000-0000-4000-8000-000000000003", rating: 10, first: "Z", bounded: false },
-    { z: "00000000-0000-4000-8000-000000000001", rating: 8, first: "Y", bounded: true },
-  ])("a tie with the bound is settled by (rating count, id): Z $z, rated $rating", async ({ z, rating, first, bounded }) => {
+    { z: "00000000-0000-4000-8000-000000000001", rating: 9, words: 3, first: "Z", bounded: false },
+    { z: "00000000-0000-4000-8000-000000000003", rating: 9, words: 3, first: "Y", bounded: true },
+    { z: "00000000-0000-4000-8000-000000000003", rating: 10, words: 3, first: "Z", bounded: false },
+    { z: "00000000-0000-4000-8000-000000000001", rating: 8, words: 3, first: "Y", bounded: true },
+    { z: "00000000-0000-4000-8000-000000000003", rating: 0, words: 4, first: "Z", bounded: false },
+    { z: "00000000-0000-4000-8000-000000000001", rating: 20, words: 2, first: "Y", bounded: true },
+  ])("a tie with the bound is settled by (title words, rating count, id): Z $z, rated $rating, others of $words words", async ({ z, rating, words, first, bounded }) => {
     const ROLLBACK = new Error("rollback");
     await client
       .$transaction(async (tx) => {
@@ -305,8 +312,8 @@ describe("a text search's page from the title postings", () => {
         await tx.$executeRaw`INSERT INTO categories (slug, name, path) VALUES ('studio', 'Studio things', 'studio')`;
         const ids = { X: "00000000-0000-4000-8000-000000000004", Y: "00000000-0000-4000-8000-000000000002", Z: z };
         const products = [
-          { id: ids.X, title: "maple garden", brand: "maplebench", description: "maple bench", rating: 8 },
-          { id: ids.Y, title: "bench garden", brand: "maplebench", description: "maple bench", rating: 9 },
+          { id: ids.X, title: ["maple", "garden", "oak", "stool"].slice(0, words).join(" "), brand: "maplebench", description: "maple bench", rating: 8 },
+          { id: ids.Y, title: ["bench", "garden", "oak", "stool"].slice(0, words).join(" "), brand: "maplebench", description: "maple bench", rating: 9 },
           { id: ids.Z, title: "walnut maple bench", brand: null, description: "", rating },
         ];
         for (const [i, p] of products.entries()) {
@@ -320,7 +327,7 @@ describe("a text search's page from the title postings", () => {
         }
         const lists = await tx.$queryRaw<{ lexeme: string; id: string; impact: number }[]>`
           SELECT lexeme, product_id::text AS id, impact FROM search_title_postings
-          WHERE lexeme IN ('mapl', 'bench') ORDER BY lexeme, impact DESC, rating_count DESC, product_id`;
+          WHERE lexeme IN ('mapl', 'bench') ORDER BY lexeme, impact DESC, title_words, rating_count DESC, product_id`;
         expect(lists).toEqual([
           { lexeme: "bench", id: ids.Y, impact: 15 },
           { lexeme: "bench", id: ids.Z, impact: 10 },
