@@ -1,5 +1,6 @@
 import { CART_COOKIE } from "@/lib/cart/cookie";
 import { AppError } from "@/lib/errors";
+import { withDb } from "@/lib/http/database";
 import { formRoute } from "@/lib/http/form";
 import { placeOrder, saveCheckoutDraft } from "@/lib/checkout";
 import { cartOwnerOf } from "../../_lib/cart-owner";
@@ -18,7 +19,7 @@ export const POST = formRoute({ name: "checkout.place", session: "optional" }, a
   try {
     if (!owner) throw new AppError("cart_empty", "Your cart is empty: there is nothing to buy.");
     const typedAddress = form.address !== "saved";
-    const placed = await placeOrder({
+    const placed = await withDb((client) => placeOrder(client, {
       buyer: user ? { userId: user.id } : { email: form.email ?? "" },
       source: { cart: owner },
       shippingAddress: typedAddress
@@ -29,10 +30,10 @@ export const POST = formRoute({ name: "checkout.place", session: "optional" }, a
       checkoutToken: checkoutTokenOf(form),
       expectedTotalCents: expectedTotalOf(form),
       expectedLines: expectedLinesOf(form),
-    });
+    }));
     return seeOther(placed.confirmation_path);
   } catch (err) {
-    if (owner && err instanceof AppError && err.status < 500) await saveCheckoutDraft(owner, form);
+    if (owner && err instanceof AppError && err.status < 500) await withDb((client) => saveCheckoutDraft(client, owner, form));
     return refusedCheckout(err, form);
   }
 });
