@@ -56,7 +56,7 @@ export type CartOwner = { token: string } | { userId: string };
 
 /**
  * The owner's cart; an absent owner, an unknown token or an account without a cart is an empty
- * cart. `executor`: a caller's transaction, to read the cart as its own writes left it.
+ * cart. `executor`: the caller's client, or its transaction to read the cart as its own writes left it.
  */
 export async function getCart(executor: Pick<Tx, "$queryRaw" | "cart">, owner: CartOwner | undefined): Promise<CartView> {
   const cartId = owner ? await findCartId(executor, owner) : null;

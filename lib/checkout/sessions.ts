@@ -209,7 +209,7 @@ export interface SessionChanges {
 
 /**
  * Changes an open session; 409 `checkout_session_closed` once it is completed, canceled or
- * expired. Inside `tx` when given (a door that writes its own state with it), else in its own.
+ * expired. In the caller's transaction `tx` (a door that writes its own state with it).
  */
 export async function updateCheckoutSession(tx: Tx, id: unknown, viewer: SessionViewer, changes: SessionChanges): Promise<CheckoutSessionView> {
   const data: Prisma.CheckoutSessionUpdateInput = {};

@@ -165,20 +165,22 @@ export async function onceByKey<T>(
   const { owner, key, method, path, param, requestHash } = described(request);
   const where = { owner_key: { owner, key } };
 
-  const stored = await withDb((client) => client.$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`idempotency\n${owner}\n${key}`}, 0))`;
-    const row = await tx.idempotencyKey.findFirst({ where: { owner, key, expiresAt: { gt: new Date() } } });
-    if (row) {
-      if (!sameHash(row.requestHash, requestHash)) throw keyReused(row, param);
-      if (row.status !== CLAIMED) return row;
-      if (Date.now() - row.createdAt.getTime() < CLAIM_TTL_MS) {
-        throw keyInUse(param);
+  const stored = await withDb((client) =>
+    client.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`idempotency\n${owner}\n${key}`}, 0))`;
+      const row = await tx.idempotencyKey.findFirst({ where: { owner, key, expiresAt: { gt: new Date() } } });
+      if (row) {
+        if (!sameHash(row.requestHash, requestHash)) throw keyReused(row, param);
+        if (row.status !== CLAIMED) return row;
+        if (Date.now() - row.createdAt.getTime() < CLAIM_TTL_MS) {
+          throw keyInUse(param);
+        }
       }
-    }
-    const claim = { method, path, requestHash, status: CLAIMED, response: {}, createdAt: new Date(), expiresAt: new Date(Date.now() + TTL_MS) };
-    await tx.idempotencyKey.upsert({ where, create: { owner, key, ...claim }, update: claim });
-    return null;
-  }));
+      const claim = { method, path, requestHash, status: CLAIMED, response: {}, createdAt: new Date(), expiresAt: new Date(Date.now() + TTL_MS) };
+      await tx.idempotencyKey.upsert({ where, create: { owner, key, ...claim }, update: claim });
+      return null;
+    }),
+  );
   if (stored) return { replayed: { status: stored.status, response: stored.response } };
 
   const release = () => withDb((client) => client.idempotencyKey.deleteMany({ where: { owner, key, status: CLAIMED } }));
