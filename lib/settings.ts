@@ -1,4 +1,4 @@
-import { db, type DbClient } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
 
 /**
  * Marketplace settings, changed on /admin or with `npm run admin -- setting set`. Each has a
@@ -20,13 +20,13 @@ export function isSettingName(name: string): name is SettingName {
   return Object.hasOwn(SETTINGS, name);
 }
 
-export async function getSetting(name: SettingName, client: DbClient = db()): Promise<boolean> {
+export async function getSetting(client: DbClient, name: SettingName): Promise<boolean> {
   const row = await client.setting.findUnique({ where: { key: name } });
   return row ? Boolean(row.value) : SETTINGS[name].default;
 }
 
 /** Sets a setting from its text form (`on` / `off`); throws with a one-line reason when invalid. */
-export async function setSetting(name: SettingName, text: string, client: DbClient = db()): Promise<boolean> {
+export async function setSetting(client: DbClient, name: SettingName, text: string): Promise<boolean> {
   const value = SETTINGS[name].parse(text);
   await client.setting.upsert({ where: { key: name }, create: { key: name, value }, update: { value } });
   return value;

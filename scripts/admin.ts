@@ -167,7 +167,7 @@ const COMMANDS: Record<string, Command> = {
       if (!isSettingName(name!)) throw new BadInput(`unknown setting '${name}'; settings are ${Object.keys(SETTINGS).join(", ")}`);
       if (value !== "on" && value !== "off") throw new BadInput(`${name} is on or off, not '${value}'`);
       return async (client) => {
-        const on = await setSetting(name, value, client);
+        const on = await setSetting(client, name, value);
         return { result: on ? "on" : "off" };
       };
     },

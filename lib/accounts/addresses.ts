@@ -5,12 +5,12 @@
  * `users` row, so two changes of one account at once take turns: the limit of 10 holds, and the
  * "one default per account" rule (a partial unique index) never trips.
  */
-import { db, type Prisma, type DbClient } from "@/lib/db";
+import type { Prisma, DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { ADDRESS_LIMITS, parseShippingAddress, type AddressInput } from "@/lib/orders/address";
 import type { ShippingAddressData } from "@/lib/schemas/orders";
 import { isUuid } from "@/lib/ids";
-import { inTx, lockUser } from "./tx";
+import { lockUser } from "./tx";
 
 /** Saved addresses one account may hold. */
 export const ADDRESS_LIMIT = 10;
@@ -104,7 +104,7 @@ function notFound(): AppError {
 }
 
 /** The account's addresses: the default first, then the oldest first. */
-export async function listAddresses(userId: string, client: DbClient = db()): Promise<SavedAddress[]> {
+export async function listAddresses(client: DbClient, userId: string): Promise<SavedAddress[]> {
   const rows = await client.address.findMany({
     where: { userId },
     select: SELECT,
@@ -114,7 +114,7 @@ export async function listAddresses(userId: string, client: DbClient = db()): Pr
 }
 
 /** One of the account's addresses; `address_not_found` for any other id (another account's too). */
-export async function getAddress(userId: string, id: string, client: DbClient = db()): Promise<SavedAddress> {
+export async function getAddress(client: DbClient, userId: string, id: string): Promise<SavedAddress> {
   const row = isUuid(id) ? await client.address.findFirst({ where: { id, userId }, select: SELECT }) : null;
   if (!row) throw notFound();
   return toSaved(row);
@@ -124,7 +124,7 @@ export async function getAddress(userId: string, id: string, client: DbClient = 
  * The account's default shipping address in the shape of an order's `shipping_address`, or null
  * when it has none: what checkout ships to.
  */
-export async function defaultAddress(userId: string, client: DbClient = db()): Promise<ShippingAddressData | null> {
+export async function defaultAddress(client: DbClient, userId: string): Promise<ShippingAddressData | null> {
   if (!isUuid(userId)) return null;
   const row = await client.address.findFirst({ where: { userId, isDefault: true }, select: SELECT });
   return row ? shippingAddressOf(row) : null;
@@ -135,46 +135,40 @@ export async function defaultAddress(userId: string, client: DbClient = db()): P
  * its default; `makeDefault` makes this one the default in any case.
  */
 export async function addAddress(
+  tx: Prisma.TransactionClient,
   userId: string,
   input: AddressInput,
   { makeDefault = false }: { makeDefault?: boolean } = {},
-  tx?: Prisma.TransactionClient,
 ): Promise<SavedAddress> {
   const address = normaliseAddress(input);
-  return inTx(tx, async (tx) => {
-    await lockUser(tx, userId);
-    const held = await tx.address.count({ where: { userId } });
-    if (held >= ADDRESS_LIMIT) {
-      throw new AppError("address_limit_reached", `You can save up to ${ADDRESS_LIMIT} addresses. Delete one to add another.`);
-    }
-    const hasDefault = (await tx.address.count({ where: { userId, isDefault: true } })) > 0;
-    const isDefault = makeDefault || !hasDefault;
-    if (isDefault && hasDefault) await tx.address.updateMany({ where: { userId, isDefault: true }, data: { isDefault: false } });
-    const row = await tx.address.create({ data: { userId, ...columnsOf(address), isDefault }, select: SELECT });
-    return toSaved(row);
-  });
+  await lockUser(tx, userId);
+  const held = await tx.address.count({ where: { userId } });
+  if (held >= ADDRESS_LIMIT) {
+    throw new AppError("address_limit_reached", `You can save up to ${ADDRESS_LIMIT} addresses. Delete one to add another.`);
+  }
+  const hasDefault = (await tx.address.count({ where: { userId, isDefault: true } })) > 0;
+  const isDefault = makeDefault || !hasDefault;
+  if (isDefault && hasDefault) await tx.address.updateMany({ where: { userId, isDefault: true }, data: { isDefault: false } });
+  const row = await tx.address.create({ data: { userId, ...columnsOf(address), isDefault }, select: SELECT });
+  return toSaved(row);
 }
 
 /** Changes one of the account's addresses (its default flag stays as it is). */
-export async function updateAddress(userId: string, id: string, input: AddressInput, tx?: Prisma.TransactionClient): Promise<SavedAddress> {
+export async function updateAddress(tx: Prisma.TransactionClient, userId: string, id: string, input: AddressInput): Promise<SavedAddress> {
   const address = normaliseAddress(input);
   if (!isUuid(id)) throw notFound();
-  return inTx(tx, async (tx) => {
-    const { count } = await tx.address.updateMany({ where: { id, userId }, data: columnsOf(address) });
-    if (count === 0) throw notFound();
-    return toSaved(await tx.address.findUniqueOrThrow({ where: { id }, select: SELECT }));
-  });
+  const { count } = await tx.address.updateMany({ where: { id, userId }, data: columnsOf(address) });
+  if (count === 0) throw notFound();
+  return toSaved(await tx.address.findUniqueOrThrow({ where: { id }, select: SELECT }));
 }
 
 /** Makes one of the account's addresses its default (the one before stops being it). */
-export async function setDefaultAddress(userId: string, id: string, tx?: Prisma.TransactionClient): Promise<void> {
+export async function setDefaultAddress(tx: Prisma.TransactionClient, userId: string, id: string): Promise<void> {
   if (!isUuid(id)) throw notFound();
-  await inTx(tx, async (tx) => {
-    await lockUser(tx, userId);
-    if ((await tx.address.count({ where: { id, userId } })) === 0) throw notFound();
-    await tx.address.updateMany({ where: { userId, isDefault: true, NOT: { id } }, data: { isDefault: false } });
-    await tx.address.updateMany({ where: { id, userId }, data: { isDefault: true } });
-  });
+  await lockUser(tx, userId);
+  if ((await tx.address.count({ where: { id, userId } })) === 0) throw notFound();
+  await tx.address.updateMany({ where: { userId, isDefault: true, NOT: { id } }, data: { isDefault: false } });
+  await tx.address.updateMany({ where: { id, userId }, data: { isDefault: true } });
 }
 
 /**
@@ -182,19 +176,17 @@ export async function setDefaultAddress(userId: string, id: string, tx?: Prisma.
  * others becomes the default (none when it was the last). Orders keep their own copy of the
  * address they shipped to, so past orders are unchanged.
  */
-export async function deleteAddress(userId: string, id: string, tx?: Prisma.TransactionClient): Promise<void> {
+export async function deleteAddress(tx: Prisma.TransactionClient, userId: string, id: string): Promise<void> {
   if (!isUuid(id)) throw notFound();
-  await inTx(tx, async (tx) => {
-    await lockUser(tx, userId);
-    const row = await tx.address.findFirst({ where: { id, userId }, select: { isDefault: true } });
-    if (!row) throw notFound();
-    await tx.address.delete({ where: { id } });
-    if (!row.isDefault) return;
-    const next = await tx.address.findFirst({
-      where: { userId },
-      select: { id: true },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    });
-    if (next) await tx.address.update({ where: { id: next.id }, data: { isDefault: true } });
+  await lockUser(tx, userId);
+  const row = await tx.address.findFirst({ where: { id, userId }, select: { isDefault: true } });
+  if (!row) throw notFound();
+  await tx.address.delete({ where: { id } });
+  if (!row.isDefault) return;
+  const next = await tx.address.findFirst({
+    where: { userId },
+    select: { id: true },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
+  if (next) await tx.address.update({ where: { id: next.id }, data: { isDefault: true } });
 }

@@ -27,8 +27,8 @@ export async function createOrResetUser(client: DbClient, input: CreateUserInput
   if (input.store !== undefined && !store) {
     throw new AppError("parameter_invalid", `No store has the slug '${input.store}'.`, "store");
   }
-  const user = await upsertUserWithPassword(input, client);
-  if (!user.created) await endAllSessions(user.id, client);
-  if (store) await addStoreOwner(user.id, store.id, client);
+  const user = await upsertUserWithPassword(client, input);
+  if (!user.created) await endAllSessions(client, user.id);
+  if (store) await addStoreOwner(client, user.id, store.id);
   return user;
 }

@@ -39,13 +39,13 @@ export async function makeDemoBuyer(tx: Prisma.TransactionClient, userId: string
       },
       select: { id: true },
     });
-    if (same) await setDefaultAddress(userId, same.id, tx);
+    if (same) await setDefaultAddress(tx, userId, same.id);
     else {
-      await addAddress(userId, address, { makeDefault: true }, tx);
+      await addAddress(tx, userId, address, { makeDefault: true });
       addressAdded = true;
     }
   }
-  const card = await saveTestCard(userId, tx);
-  if (!card.method.is_default) await setDefaultPaymentMethod(userId, card.method.id, tx);
+  const card = await saveTestCard(tx, userId);
+  if (!card.method.is_default) await setDefaultPaymentMethod(tx, userId, card.method.id);
   return { addressAdded, cardAdded: card.created };
 }

@@ -5,11 +5,11 @@
  * provider would add its own way to save one. Changes lock the holder's `users` row first, as
  * addresses do, so the "one default per account" rule holds under concurrent posts.
  */
-import { db, type Prisma, type DbClient } from "@/lib/db";
+import type { Prisma, DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { TEST_CARD } from "@/lib/payments";
 import { isUuid } from "@/lib/ids";
-import { inTx, lockUser } from "./tx";
+import { lockUser } from "./tx";
 
 /** A saved payment method as pages show it and checkout charges it. */
 export interface SavedPaymentMethod {
@@ -34,7 +34,7 @@ function notFound(): AppError {
 }
 
 /** The account's payment methods: the default first, then the oldest first. */
-export async function listPaymentMethods(userId: string, client: DbClient = db()): Promise<SavedPaymentMethod[]> {
+export async function listPaymentMethods(client: DbClient, userId: string): Promise<SavedPaymentMethod[]> {
   const rows = await client.paymentMethod.findMany({
     where: { userId },
     select: SELECT,
@@ -44,7 +44,7 @@ export async function listPaymentMethods(userId: string, client: DbClient = db()
 }
 
 /** The account's default payment method, or null when it has none: what checkout charges. */
-export async function defaultPaymentMethod(userId: string, client: DbClient = db()): Promise<SavedPaymentMethod | null> {
+export async function defaultPaymentMethod(client: DbClient, userId: string): Promise<SavedPaymentMethod | null> {
   if (!isUuid(userId)) return null;
   const row = await client.paymentMethod.findFirst({ where: { userId, isDefault: true }, select: SELECT });
   return row ? toSaved(row) : null;
@@ -54,39 +54,35 @@ export async function defaultPaymentMethod(userId: string, client: DbClient = db
  * Saves the test card on the account (once: saving it again answers the saved one). The account's
  * first payment method becomes its default.
  */
-export async function saveTestCard(userId: string, tx?: Prisma.TransactionClient): Promise<{ method: SavedPaymentMethod; created: boolean }> {
-  return inTx(tx, async (tx) => {
-    await lockUser(tx, userId);
-    const saved = await tx.paymentMethod.findFirst({
-      where: { userId, provider: TEST_CARD.provider, providerRef: TEST_CARD.providerRef },
-      select: SELECT,
-    });
-    if (saved) return { method: toSaved(saved), created: false };
-    const hasDefault = (await tx.paymentMethod.count({ where: { userId, isDefault: true } })) > 0;
-    const row = await tx.paymentMethod.create({
-      data: {
-        userId,
-        provider: TEST_CARD.provider,
-        providerRef: TEST_CARD.providerRef,
-        brand: TEST_CARD.brand,
-        last4: TEST_CARD.last4,
-        isDefault: !hasDefault,
-      },
-      select: SELECT,
-    });
-    return { method: toSaved(row), created: true };
+export async function saveTestCard(tx: Prisma.TransactionClient, userId: string): Promise<{ method: SavedPaymentMethod; created: boolean }> {
+  await lockUser(tx, userId);
+  const saved = await tx.paymentMethod.findFirst({
+    where: { userId, provider: TEST_CARD.provider, providerRef: TEST_CARD.providerRef },
+    select: SELECT,
   });
+  if (saved) return { method: toSaved(saved), created: false };
+  const hasDefault = (await tx.paymentMethod.count({ where: { userId, isDefault: true } })) > 0;
+  const row = await tx.paymentMethod.create({
+    data: {
+      userId,
+      provider: TEST_CARD.provider,
+      providerRef: TEST_CARD.providerRef,
+      brand: TEST_CARD.brand,
+      last4: TEST_CARD.last4,
+      isDefault: !hasDefault,
+    },
+    select: SELECT,
+  });
+  return { method: toSaved(row), created: true };
 }
 
 /** Makes one of the account's payment methods its default (the one before stops being it). */
-export async function setDefaultPaymentMethod(userId: string, id: string, tx?: Prisma.TransactionClient): Promise<void> {
+export async function setDefaultPaymentMethod(tx: Prisma.TransactionClient, userId: string, id: string): Promise<void> {
   if (!isUuid(id)) throw notFound();
-  await inTx(tx, async (tx) => {
-    await lockUser(tx, userId);
-    if ((await tx.paymentMethod.count({ where: { id, userId } })) === 0) throw notFound();
-    await tx.paymentMethod.updateMany({ where: { userId, isDefault: true, NOT: { id } }, data: { isDefault: false } });
-    await tx.paymentMethod.updateMany({ where: { id, userId }, data: { isDefault: true } });
-  });
+  await lockUser(tx, userId);
+  if ((await tx.paymentMethod.count({ where: { id, userId } })) === 0) throw notFound();
+  await tx.paymentMethod.updateMany({ where: { userId, isDefault: true, NOT: { id } }, data: { isDefault: false } });
+  await tx.paymentMethod.updateMany({ where: { id, userId }, data: { isDefault: true } });
 }
 
 /**
@@ -94,19 +90,17 @@ export async function setDefaultPaymentMethod(userId: string, id: string, tx?: P
  * of the others becomes the default (none when it was the last). Past orders keep what they were
  * paid with.
  */
-export async function removePaymentMethod(userId: string, id: string, tx?: Prisma.TransactionClient): Promise<void> {
+export async function removePaymentMethod(tx: Prisma.TransactionClient, userId: string, id: string): Promise<void> {
   if (!isUuid(id)) throw notFound();
-  await inTx(tx, async (tx) => {
-    await lockUser(tx, userId);
-    const row = await tx.paymentMethod.findFirst({ where: { id, userId }, select: { isDefault: true } });
-    if (!row) throw notFound();
-    await tx.paymentMethod.delete({ where: { id } });
-    if (!row.isDefault) return;
-    const next = await tx.paymentMethod.findFirst({
-      where: { userId },
-      select: { id: true },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    });
-    if (next) await tx.paymentMethod.update({ where: { id: next.id }, data: { isDefault: true } });
+  await lockUser(tx, userId);
+  const row = await tx.paymentMethod.findFirst({ where: { id, userId }, select: { isDefault: true } });
+  if (!row) throw notFound();
+  await tx.paymentMethod.delete({ where: { id } });
+  if (!row.isDefault) return;
+  const next = await tx.paymentMethod.findFirst({
+    where: { userId },
+    select: { id: true },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
   });
+  if (next) await tx.paymentMethod.update({ where: { id: next.id }, data: { isDefault: true } });
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { db, type Prisma } from "@/lib/db";
+import type { DbClient, Prisma, PrismaClient } from "@/lib/db";
 import { logEvent } from "@/lib/log";
 import { consume, peek } from "@/lib/ratelimit";
 import { absoluteUrl } from "@/lib/config";
@@ -32,7 +32,7 @@ export type PasswordResult =
  * e-mailed sign-in link is not limited this way: it reaches only the address's owner, who keeps a
  * way in while someone else guesses.
  */
-export async function authenticateWithPassword(email: string, password: string, requestId: string | null = null): Promise<PasswordResult> {
+export async function authenticateWithPassword(client: DbClient, email: string, password: string, requestId: string | null = null): Promise<PasswordResult> {
   let address: string;
   try {
     address = normaliseEmail(email);
@@ -47,7 +47,7 @@ export async function authenticateWithPassword(email: string, password: string, 
     logEvent("warn", "sign-in refused: too many failed attempts for the account", { request_id: requestId, account, retry_after: allowance.retryAfter });
     return { state: "backing_off", retryAfter: allowance.retryAfter };
   }
-  const user = await db().user.findUnique({ where: { email: address }, select: { id: true, passwordHash: true } });
+  const user = await client.user.findUnique({ where: { email: address }, select: { id: true, passwordHash: true } });
   // verifyPassword spends a full hash on a missing account too, so timing says nothing either.
   const ok = await verifyPassword(password, user?.passwordHash ?? null);
   if (ok && user) return { state: "signed_in", userId: user.id };
@@ -70,11 +70,11 @@ export type RegisterResult = { state: "created"; userId: string } | { state: "ex
  * sign in, so the person at the form learns no more than that this address cannot be registered
  * again.
  */
-export async function registerWithPassword(input: { email: string; password: string; name?: string }): Promise<RegisterResult> {
+export async function registerWithPassword(client: PrismaClient, input: { email: string; password: string; name?: string }): Promise<RegisterResult> {
   const email = normaliseEmail(input.email);
   const name = checkName(input.name);
   const passwordHash = await hashPassword(checkPassword(input.password));
-  const row = await db().$transaction(async (tx) => {
+  const row = await client.$transaction(async (tx) => {
     const [created] = await tx.$queryRaw<Array<{ id: string }>>`
       INSERT INTO users (email, name, password_hash) VALUES (${email}, ${name}, ${passwordHash})
       ON CONFLICT (email) DO NOTHING
@@ -84,13 +84,15 @@ export async function registerWithPassword(input: { email: string; password: str
   });
   if (row) return { state: "created", userId: row.id };
   const link = absoluteUrl("/signin");
-  await sendEmail({
-    to: email,
-    subject: "Someone tried to create an account with your e-mail",
-    text:
-      `Someone (perhaps you) tried to create a Marketplace account with this e-mail address, which already has one.\n` +
-      `Nothing was changed. To sign in, use your password or ask for a sign-in link here:\n${link}\n`,
-  });
+  await client.$transaction((tx) =>
+    sendEmail(tx, {
+      to: email,
+      subject: "Someone tried to create an account with your e-mail",
+      text:
+        `Someone (perhaps you) tried to create a Marketplace account with this e-mail address, which already has one.\n` +
+        `Nothing was changed. To sign in, use your password or ask for a sign-in link here:\n${link}\n`,
+    }),
+  );
   return { state: "exists" };
 }
 
@@ -99,9 +101,9 @@ export async function registerWithPassword(input: { email: string; password: str
  * one). `next` is carried on the link, checked again when it is opened. Throws (param `email`)
  * for an address that is not valid.
  */
-export async function sendSignInLink(email: string, next: string | null): Promise<void> {
+export async function sendSignInLink(client: PrismaClient, email: string, next: string | null): Promise<void> {
   const address = normaliseEmail(email);
-  await db().$transaction((tx) => emailLink(tx, address, next, "sign_in"));
+  await client.$transaction((tx) => emailLink(tx, address, next, "sign_in"));
 }
 
 const LINK_EMAILS = {
@@ -129,7 +131,7 @@ async function emailLink(tx: Prisma.TransactionClient, address: string, next: st
   await tx.loginToken.create({
     data: { tokenHash: tokenHash(token), email: address, expiresAt: new Date(Date.now() + SIGN_IN_LINK_MINUTES * 60_000) },
   });
-  await sendEmail({ to: address, ...LINK_EMAILS[kind](link), link }, tx);
+  await sendEmail(tx, { to: address, ...LINK_EMAILS[kind](link), link });
 }
 
 export type LinkResult = { state: "signed_in"; userId: string; passwordRemoved: boolean } | { state: "invalid" } | { state: "expired" };
@@ -144,9 +146,9 @@ export type LinkResult = { state: "signed_in"; userId: string; passwordRemoved: 
  * every session of the account (`passwordRemoved`), unless the link is opened in a browser signed
  * in to that very account (`signedInAs`): then whoever chose the password holds the mailbox too.
  */
-export async function redeemSignInLink(token: string, signedInAs: string | null = null): Promise<LinkResult> {
+export async function redeemSignInLink(client: PrismaClient, token: string, signedInAs: string | null = null): Promise<LinkResult> {
   if (!isToken(token)) return { state: "invalid" };
-  return db().$transaction(async (tx) => {
+  return client.$transaction(async (tx) => {
     const [row] = await tx.$queryRaw<Array<{ email: string; expired: boolean }>>`
       DELETE FROM login_tokens WHERE token_hash = ${tokenHash(token)}
       RETURNING email, expires_at <= now() AS expired`;
@@ -157,7 +159,7 @@ export async function redeemSignInLink(token: string, signedInAs: string | null 
       FROM users WHERE email = ${row.email} FOR UPDATE`;
     if (existing?.unproven_password && existing.id !== signedInAs) {
       await tx.user.update({ where: { id: existing.id }, data: { passwordHash: null, emailVerifiedAt: new Date() } });
-      await endAllSessions(existing.id, tx);
+      await endAllSessions(tx, existing.id);
       return { state: "signed_in" as const, userId: existing.id, passwordRemoved: true };
     }
     const [user] = await tx.$queryRaw<Array<{ id: string }>>`

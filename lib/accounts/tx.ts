@@ -1,14 +1,6 @@
-import { db, type Prisma } from "@/lib/db";
+import type { Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
-
-/**
- * Runs `fn` in `tx` when the caller has a transaction open, else in a new one. (Explicit: nested
- * transactions are savepoints, which the embedded database's adapter does not support.)
- */
-export function inTx<T>(tx: Prisma.TransactionClient | undefined, fn: (tx: Prisma.TransactionClient) => Promise<T>): Promise<T> {
-  return tx ? fn(tx) : db().$transaction(fn);
-}
 
 /**
  * Locks the account's row until the transaction ends: changes to one account's saved addresses or

@@ -1,4 +1,4 @@
-import { db, type DbClient } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "./password";
 
@@ -35,8 +35,8 @@ export function checkName(name: string | undefined): string | null {
  * what the operator command `user create` does; its address counts as proven. Returns the user id.
  */
 export async function upsertUserWithPassword(
+  client: DbClient,
   input: { email: string; password: string; name?: string; role?: Role },
-  client: DbClient = db(),
 ): Promise<{ id: string; created: boolean }> {
   const email = normaliseEmail(input.email);
   const passwordHash = await hashPassword(checkPassword(input.password));
@@ -56,7 +56,7 @@ export async function upsertUserWithPassword(
 }
 
 /** Makes a user an owner of a store (idempotent); a shopper becomes a store owner. */
-export async function addStoreOwner(userId: string, storeId: string, client: DbClient = db()): Promise<void> {
+export async function addStoreOwner(client: DbClient, userId: string, storeId: string): Promise<void> {
   await client.storeOwner.upsert({
     where: { storeId_userId: { storeId, userId } },
     create: { storeId, userId },
@@ -66,7 +66,7 @@ export async function addStoreOwner(userId: string, storeId: string, client: DbC
 }
 
 /** The stores a user owns, by name. */
-export async function storesOwnedBy(userId: string, client: DbClient = db()) {
+export async function storesOwnedBy(client: DbClient, userId: string) {
   const rows = await client.storeOwner.findMany({
     where: { userId },
     select: { store: { select: { id: true, slug: true, name: true, status: true } } },

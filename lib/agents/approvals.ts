@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { db, Prisma, type DbClient } from "@/lib/db";
+import { Prisma, type DbClient, type PrismaClient } from "@/lib/db";
 import { AppError, type ErrorCode } from "@/lib/errors";
 import type { ConditionValue } from "@/lib/schemas/catalog";
 import { UUID } from "@/lib/ids";
@@ -146,9 +146,9 @@ export interface AskedApproval {
  * The holder's pending approval of this refused order: the one already asked for (a retry asks
  * nothing new), or a new one. Its own small transaction, after the refused checkout rolled back.
  */
-export async function requestApproval(userId: string, grantId: string, needed: ApprovalNeeded): Promise<AskedApproval> {
+export async function requestApproval(client: PrismaClient, userId: string, grantId: string, needed: ApprovalNeeded): Promise<AskedApproval> {
   const { hash, total_cents, currency, summary } = needed.order;
-  return db().$transaction(async (tx) => {
+  return client.$transaction(async (tx) => {
     // A pending approval that expired unanswered makes room for the new one.
     await tx.$executeRaw`
       UPDATE agent_approvals SET status = 'declined', decided_at = expires_at
@@ -187,7 +187,7 @@ function notFound(): AppError {
 }
 
 /** The holder's own approval; another account's, or none, is `agent_approval_not_found`. */
-export async function getApproval(userId: string, id: string, client: DbClient = db()): Promise<ApprovalView> {
+export async function getApproval(client: DbClient, userId: string, id: string): Promise<ApprovalView> {
   if (!UUID.test(id)) throw notFound();
   const [row] = await client.$queryRaw<Array<Omit<ApprovalView, "expired"> & { now: Date }>>`
     SELECT a.id::text AS id, a.status, a.reason, a.total_cents, a.currency, a.summary, a.created_at, a.expires_at, a.decided_at, a.used_at,
@@ -200,7 +200,7 @@ export async function getApproval(userId: string, id: string, client: DbClient =
 }
 
 /** The holder's requests still waiting for an answer, newest first (the "Waiting for you" list on /account/agents). */
-export async function pendingApprovals(userId: string, client: DbClient = db()): Promise<Array<{ id: string; client_name: string; total_cents: number; expires_at: Date }>> {
+export async function pendingApprovals(client: DbClient, userId: string): Promise<Array<{ id: string; client_name: string; total_cents: number; expires_at: Date }>> {
   return client.$queryRaw`
     SELECT a.id::text AS id, coalesce(c.client_name, 'An agent') AS client_name, a.total_cents, a.expires_at
     FROM agent_approvals a LEFT JOIN agent_connections c ON c.grant_id = a.grant_id
@@ -213,13 +213,13 @@ export async function pendingApprovals(userId: string, client: DbClient = db()):
  * order (once, within 15 minutes of the agent's asking); `decline` refuses it. Only a pending
  * approval that has not expired can be answered (`agent_approval_closed` otherwise).
  */
-export async function decideApproval(userId: string, id: string, decision: "approve" | "decline"): Promise<ApprovalView> {
+export async function decideApproval(client: DbClient, userId: string, id: string, decision: "approve" | "decline"): Promise<ApprovalView> {
   if (!UUID.test(id)) throw notFound();
   const status = decision === "approve" ? "approved" : "declined";
-  const changed = await db().$executeRaw`
+  const changed = await client.$executeRaw`
     UPDATE agent_approvals SET status = ${status}, decided_at = now()
     WHERE id = ${id}::uuid AND user_id = ${userId}::uuid AND status = 'pending' AND expires_at > now()`;
-  const view = await getApproval(userId, id);
+  const view = await getApproval(client, userId, id);
   if (changed === 0) {
     throw new AppError("agent_approval_closed", view.expired ? "This request has expired: ask your agent to try again." : "This request was already answered.");
   }

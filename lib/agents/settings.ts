@@ -1,4 +1,4 @@
-import { db, Prisma, type DbClient } from "@/lib/db";
+import { Prisma, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 
 /**
@@ -49,7 +49,7 @@ const DOLLARS = /^\$?([0-9]{1,7})(?:\.([0-9]{1,2}))?$/;
 /** Longer than any valid amount: refused before the pattern looks at it. */
 const TYPED_MAX = 20;
 
-export async function getAgentSettings(userId: string, client: DbClient = db()): Promise<AgentSettingsData> {
+export async function getAgentSettings(client: DbClient, userId: string): Promise<AgentSettingsData> {
   const row = await client.agentSettings.findUnique({ where: { userId } });
   if (!row) return { ...DEFAULTS };
   return { orders_enabled: row.ordersEnabled, per_order_limit_cents: row.perOrderLimitCents, monthly_limit_cents: row.monthlyLimitCents };
@@ -60,7 +60,7 @@ export async function getAgentSettings(userId: string, client: DbClient = db()):
  * `parameter_invalid` naming the form field (`orders_enabled`, `per_order_limit`,
  * `monthly_limit`) and changes nothing.
  */
-export async function saveAgentSettings(userId: string, input: AgentSettingsInput): Promise<AgentSettingsData> {
+export async function saveAgentSettings(client: DbClient, userId: string, input: AgentSettingsInput): Promise<AgentSettingsData> {
   const ordersEnabled = parseCheckbox(input.ordersEnabled);
   const perOrder = parseLimit(input.perOrderLimit, "per_order_limit");
   const monthly = parseLimit(input.monthlyLimit, "monthly_limit");
@@ -78,7 +78,7 @@ export async function saveAgentSettings(userId: string, input: AgentSettingsInpu
     );
   }
   const data = { ordersEnabled, perOrderLimitCents: perOrder, monthlyLimitCents: monthly };
-  await db().agentSettings.upsert({ where: { userId }, create: { userId, ...data }, update: data });
+  await client.agentSettings.upsert({ where: { userId }, create: { userId, ...data }, update: data });
   return { orders_enabled: ordersEnabled, per_order_limit_cents: perOrder, monthly_limit_cents: monthly };
 }
 
@@ -127,7 +127,7 @@ const MONTH_START = Prisma.sql`date_trunc('month', now() AT TIME ZONE 'UTC') AT 
  * What agents spent for the holder this calendar month (UTC): the totals of their agent-placed
  * orders that are not cancelled. Inside a transaction, `now()` is the transaction's start.
  */
-export async function agentSpendThisMonth(userId: string, client: DbClient = db()): Promise<number> {
+export async function agentSpendThisMonth(client: DbClient, userId: string): Promise<number> {
   const [row] = await client.$queryRaw<Array<{ cents: bigint | number }>>`
     SELECT coalesce(sum(total_cents), 0)::bigint AS cents FROM orders
     WHERE user_id = ${userId}::uuid AND placed_via = 'agent' AND status <> 'cancelled' AND created_at >= ${MONTH_START}`;
@@ -138,7 +138,7 @@ export async function agentSpendThisMonth(userId: string, client: DbClient = db(
  * The same spend per OAuth grant (each connected agent): grant id to cents this month. Grants
  * that bought nothing this month are absent.
  */
-export async function agentSpendByGrant(userId: string, client: DbClient = db()): Promise<Map<string, number>> {
+export async function agentSpendByGrant(client: DbClient, userId: string): Promise<Map<string, number>> {
   const rows = await client.$queryRaw<Array<{ grant_id: string; cents: bigint | number }>>`
     SELECT agent_grant_id AS grant_id, sum(total_cents)::bigint AS cents FROM orders
     WHERE user_id = ${userId}::uuid AND placed_via = 'agent' AND agent_grant_id IS NOT NULL

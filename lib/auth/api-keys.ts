@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
-import { db, type DbClient } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { ApiKeyPrincipal } from "./principal";
 import { isSellerScope, SELLER_SCOPES, type SellerScope } from "./scopes";
@@ -144,7 +144,7 @@ export async function revokeApiKey(client: DbClient, keyId: string, storeId?: st
  * `api_key_invalid` (malformed, unknown, wrong secret), `api_key_revoked`, `api_key_expired`,
  * `store_inactive`.
  */
-export async function authenticateApiKey(value: string, client: DbClient = db()): Promise<ApiKeyPrincipal> {
+export async function authenticateApiKey(client: DbClient, value: string): Promise<ApiKeyPrincipal> {
   const match = KEY_PATTERN.exec(value);
   if (!match) throw invalid();
   const [, keyId, secret] = match as unknown as [string, string, string];

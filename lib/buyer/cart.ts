@@ -19,7 +19,7 @@ type Tx = Prisma.TransactionClient;
  * transaction after a write, so the answer shows the write.
  */
 export async function getBuyerCart(client: DbClient, userId: string): Promise<CartData> {
-  const cart = await getCart({ userId }, client);
+  const cart = await getCart(client, { userId });
   return {
     object: "cart",
     lines: cart.lines.map(
@@ -50,7 +50,7 @@ export async function getBuyerCart(client: DbClient, userId: string): Promise<Ca
 export async function addCartLine(tx: Tx, userId: string, line: AddCartLineData): Promise<CartData> {
   let result;
   try {
-    result = await addToCart({ userId }, line.listing_id, line.quantity, tx);
+    result = await addToCart(tx, { userId }, line.listing_id, line.quantity);
   } catch (err) {
     if (err instanceof CartFullError) {
       throw new AppError("cart_full", `A cart holds at most ${CART_MAX_LINES} different offers; remove a line first.`, "listing_id");
@@ -76,13 +76,13 @@ export async function addCartLine(tx: Tx, userId: string, line: AddCartLineData)
  * refuses it) until it is lowered or removed.
  */
 export async function updateCartLine(tx: Tx, userId: string, listingId: string, change: UpdateCartLineData): Promise<CartData> {
-  if (!isUuid(listingId) || !(await setLineQuantity({ userId }, listingId.toLowerCase(), change.quantity, tx))) throw lineNotFound();
+  if (!isUuid(listingId) || !(await setLineQuantity(tx, { userId }, listingId.toLowerCase(), change.quantity))) throw lineNotFound();
   return getBuyerCart(tx, userId);
 }
 
 /** Removes a line and answers the cart. */
 export async function removeCartLine(tx: Tx, userId: string, listingId: string): Promise<CartData> {
-  if (!isUuid(listingId) || !(await setLineQuantity({ userId }, listingId.toLowerCase(), 0, tx))) throw lineNotFound();
+  if (!isUuid(listingId) || !(await setLineQuantity(tx, { userId }, listingId.toLowerCase(), 0))) throw lineNotFound();
   return getBuyerCart(tx, userId);
 }
 

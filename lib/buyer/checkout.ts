@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from "node:crypto";
 import { placeOrder } from "@/lib/checkout";
+import type { PrismaClient } from "@/lib/db";
 import type { CheckoutRequestData } from "@/lib/schemas/buyer";
 import type { OrderData } from "@/lib/schemas/orders";
 
@@ -19,8 +20,8 @@ export interface AgentBuyer {
  * (`checkoutTokenFor`). With `askHolder` (an agent that can send its person to a page of ours), a
  * refusal the holder could lift is an `ApprovalNeeded` (lib/agents/approvals.ts).
  */
-export async function buyerCheckout(agent: AgentBuyer, body: CheckoutRequestData, checkoutToken: string, askHolder = false): Promise<OrderData> {
-  const placed = await placeOrder({
+export async function buyerCheckout(client: PrismaClient, agent: AgentBuyer, body: CheckoutRequestData, checkoutToken: string, askHolder = false): Promise<OrderData> {
+  const placed = await placeOrder(client, {
     buyer: { userId: agent.userId },
     source: body.lines ? { lines: body.lines } : { cart: { userId: agent.userId } },
     placedVia: "agent",

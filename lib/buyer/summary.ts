@@ -1,7 +1,7 @@
 import { defaultAddress } from "@/lib/accounts/addresses";
 import { agentSpendThisMonth, getAgentSettings } from "@/lib/agents/settings";
 import { quoteCheckout } from "@/lib/checkout";
-import { db } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
 import type { CheckoutSummaryData } from "@/lib/schemas/buyer";
 
 /**
@@ -9,10 +9,9 @@ import type { CheckoutSummaryData } from "@/lib/schemas/buyer";
  * their default address, as the order would), and what is left of their limits for agents this
  * month. Writes nothing. The agent MCP server's cart and checkout views show it.
  */
-export async function checkoutSummary(userId: string): Promise<CheckoutSummaryData> {
-  const client = db();
-  const [address, settings, spent] = await Promise.all([defaultAddress(userId, client), getAgentSettings(userId, client), agentSpendThisMonth(userId, client)]);
-  const quote = await quoteCheckout({ cart: { userId } }, { country: address?.country ?? "US" });
+export async function checkoutSummary(client: DbClient, userId: string): Promise<CheckoutSummaryData> {
+  const [address, settings, spent] = await Promise.all([defaultAddress(client, userId), getAgentSettings(client, userId), agentSpendThisMonth(client, userId)]);
+  const quote = await quoteCheckout(client, { cart: { userId } }, { country: address?.country ?? "US" });
   const enabled = settings.orders_enabled && settings.per_order_limit_cents !== null && settings.monthly_limit_cents !== null;
   return {
     object: "checkout_summary",

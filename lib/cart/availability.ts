@@ -1,4 +1,4 @@
-import { db, type Prisma } from "@/lib/db";
+import type { Prisma } from "@/lib/db";
 
 /**
  * Whether an offer can supply a quantity now. `in_stock` and `backorder` are purchasable;
@@ -27,8 +27,8 @@ type Executor = Pick<Prisma.TransactionClient, "$queryRaw">;
  * all is the one SQL definition, offer_is_purchasable (prisma/migrations/..._purchasable_offer).
  */
 export async function checkLines(
+  executor: Executor,
   lines: ReadonlyArray<{ listing_id: string; quantity: number }>,
-  executor: Executor = db(),
 ): Promise<LineCheck[]> {
   if (lines.length === 0) return [];
   const ids = lines.map((l) => l.listing_id);

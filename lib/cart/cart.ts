@@ -1,5 +1,5 @@
 import { shownUrl } from "@/lib/config";
-import { db, type Prisma } from "@/lib/db";
+import type { Prisma, PrismaClient } from "@/lib/db";
 import { CONDITION_LABELS, type ConditionValue } from "@/lib/schemas/catalog";
 import { CART_LINK_LIMITS } from "@/lib/schemas/cart";
 import { checkLines, isPurchasable, type LineStatus } from "./availability";
@@ -56,10 +56,10 @@ export type CartOwner = { token: string } | { userId: string };
 
 /**
  * The owner's cart; an absent owner, an unknown token or an account without a cart is an empty
- * cart. `executor`: a caller's transaction, to read the cart as its own writes left it.
+ * cart. `executor`: the caller's client, or its transaction to read the cart as its own writes left it.
  */
-export async function getCart(owner: CartOwner | undefined, executor: Pick<Tx, "$queryRaw" | "cart"> = db()): Promise<CartView> {
-  const cartId = owner ? await findCartId(owner, executor) : null;
+export async function getCart(executor: Pick<Tx, "$queryRaw" | "cart">, owner: CartOwner | undefined): Promise<CartView> {
+  const cartId = owner ? await findCartId(executor, owner) : null;
   if (!cartId) return EMPTY;
   return viewOf(cartId, executor);
 }
@@ -93,7 +93,7 @@ async function viewOf(cartId: string, executor: Pick<Tx, "$queryRaw">): Promise<
     JOIN products p ON p.id = l.product_id
     WHERE cl.cart_id = ${cartId}::uuid
     ORDER BY cl.added_at, cl.listing_id`;
-  const checks = await checkLines(rows, executor);
+  const checks = await checkLines(executor, rows);
   const lines = rows.map((row, i): CartLineView => {
     const status = checks[i]!.status;
     return {
@@ -128,7 +128,7 @@ async function viewOf(cartId: string, executor: Pick<Tx, "$queryRaw">): Promise<
   };
 }
 
-async function findCartId(owner: CartOwner, executor: Pick<Tx, "cart"> = db()): Promise<string | null> {
+async function findCartId(executor: Pick<Tx, "cart">, owner: CartOwner): Promise<string | null> {
   if ("userId" in owner) {
     const cart = await executor.cart.findUnique({ where: { userId: owner.userId }, select: { id: true } });
     return cart?.id ?? null;
@@ -163,56 +163,47 @@ async function assertRoom(tx: Tx, cartId: string) {
 
 export type AddResult = "added" | "unavailable" | "insufficient_stock";
 
-/** `work` in the caller's transaction `tx`, or in a transaction of its own. */
-function inTransaction<T>(tx: Tx | undefined, work: (tx: Tx) => Promise<T>): Promise<T> {
-  return tx ? work(tx) : db().$transaction(work);
-}
-
 /**
  * Adds units of an offer to the cart (made on first use), up to 99 per line. A line that cannot be
- * bought now is not added. Pass `tx` to write in the caller's transaction (the buyer API's, which
- * holds its idempotency record).
+ * bought now is not added. In the caller's transaction `tx` (the buyer API's holds its
+ * idempotency record).
  */
-export async function addToCart(owner: CartOwner, listingId: string, quantity: number, tx?: Tx): Promise<AddResult> {
-  return inTransaction(tx, async (tx) => {
-    const cartId = await ensureCart(tx, owner);
-    const current = await tx.cartLine.findUnique({
-      where: { cartId_listingId: { cartId, listingId } },
-      select: { quantity: true },
-    });
-    const wanted = Math.min(LINE_QUANTITY_MAX, (current?.quantity ?? 0) + quantity);
-    const [check] = await checkLines([{ listing_id: listingId, quantity: wanted }], tx);
-    if (!isPurchasable(check!.status)) return check!.status === "insufficient_stock" ? "insufficient_stock" : "unavailable";
-    await tx.cartLine.upsert({
-      where: { cartId_listingId: { cartId, listingId } },
-      create: { cartId, listingId, quantity: wanted, priceCents: check!.price_cents! },
-      update: { quantity: wanted, priceCents: check!.price_cents! },
-    });
-    await assertRoom(tx, cartId);
-    return "added";
+export async function addToCart(tx: Tx, owner: CartOwner, listingId: string, quantity: number): Promise<AddResult> {
+  const cartId = await ensureCart(tx, owner);
+  const current = await tx.cartLine.findUnique({
+    where: { cartId_listingId: { cartId, listingId } },
+    select: { quantity: true },
   });
+  const wanted = Math.min(LINE_QUANTITY_MAX, (current?.quantity ?? 0) + quantity);
+  const [check] = await checkLines(tx, [{ listing_id: listingId, quantity: wanted }]);
+  if (!isPurchasable(check!.status)) return check!.status === "insufficient_stock" ? "insufficient_stock" : "unavailable";
+  await tx.cartLine.upsert({
+    where: { cartId_listingId: { cartId, listingId } },
+    create: { cartId, listingId, quantity: wanted, priceCents: check!.price_cents! },
+    update: { quantity: wanted, priceCents: check!.price_cents! },
+  });
+  await assertRoom(tx, cartId);
+  return "added";
 }
 
 /**
  * Sets a line's quantity (0 removes it) and confirms its current price. False when the cart has
- * no such line. Pass `tx` to write in the caller's transaction.
+ * no such line. In the caller's transaction `tx`.
  */
-export async function setLineQuantity(owner: CartOwner, listingId: string, quantity: number, tx?: Tx): Promise<boolean> {
-  const cartId = await findCartId(owner, tx);
+export async function setLineQuantity(tx: Tx, owner: CartOwner, listingId: string, quantity: number): Promise<boolean> {
+  const cartId = await findCartId(tx, owner);
   if (!cartId) return false;
-  return inTransaction(tx, async (tx) => {
-    // Any change is activity: `admin -- cleanup` deletes only carts idle for 90 days.
-    await tx.$executeRaw`UPDATE carts SET updated_at = now() WHERE id = ${cartId}::uuid`;
-    if (quantity === 0) {
-      return (await tx.cartLine.deleteMany({ where: { cartId, listingId } })).count > 0;
-    }
-    const [check] = await checkLines([{ listing_id: listingId, quantity }], tx);
-    const { count } = await tx.cartLine.updateMany({
-      where: { cartId, listingId },
-      data: { quantity, ...(check!.price_cents === null ? {} : { priceCents: check!.price_cents }) },
-    });
-    return count > 0;
+  // Any change is activity: `admin -- cleanup` deletes only carts idle for 90 days.
+  await tx.$executeRaw`UPDATE carts SET updated_at = now() WHERE id = ${cartId}::uuid`;
+  if (quantity === 0) {
+    return (await tx.cartLine.deleteMany({ where: { cartId, listingId } })).count > 0;
+  }
+  const [check] = await checkLines(tx, [{ listing_id: listingId, quantity }]);
+  const { count } = await tx.cartLine.updateMany({
+    where: { cartId, listingId },
+    data: { quantity, ...(check!.price_cents === null ? {} : { priceCents: check!.price_cents }) },
   });
+  return count > 0;
 }
 
 export interface LinkLineReport {
@@ -238,18 +229,18 @@ export type OpenLinkResult =
  * nothing doubles. Unavailable lines are reported and not added; a line short of stock is added
  * and flagged, so the person can lower its quantity.
  */
-export async function openCartLink(owner: CartOwner, linkToken: string): Promise<OpenLinkResult> {
-  const link = await findCartLink(linkToken);
+export async function openCartLink(client: PrismaClient, owner: CartOwner, linkToken: string): Promise<OpenLinkResult> {
+  const link = await findCartLink(client, linkToken);
   if (!link) return { state: "not_found" };
   if (isExpired(link)) return { state: "expired", expiresAt: link.expiresAt };
 
-  return db().$transaction(async (tx) => {
+  return client.$transaction(async (tx) => {
     const cartId = await ensureCart(tx, owner);
     const firstOpen =
       (await tx.$executeRaw`
         INSERT INTO cart_link_opens (cart_id, link_id) VALUES (${cartId}::uuid, ${link.id}::uuid)
         ON CONFLICT DO NOTHING`) === 1;
-    const checks = await checkLines(link.lines, tx);
+    const checks = await checkLines(tx, link.lines);
     const adding = checks.filter((c) => c.status !== "unavailable");
     if (adding.length > 0) {
       const ids = adding.map((c) => c.listing_id);
@@ -295,9 +286,9 @@ export async function openCartLink(owner: CartOwner, linkToken: string): Promise
  * not double it); the anonymous cart is deleted. The anonymous cart's row is locked first and gone
  * at commit, so two sign-ins with the same cookie at once merge it once.
  */
-export async function mergeCartIntoAccount(cartToken: string | undefined, userId: string): Promise<void> {
+export async function mergeCartIntoAccount(client: PrismaClient, cartToken: string | undefined, userId: string): Promise<void> {
   if (!cartToken || !isToken(cartToken)) return;
-  await db().$transaction(async (tx) => {
+  await client.$transaction(async (tx) => {
     const [anonymous] = await tx.$queryRaw<Array<{ id: string }>>`
       SELECT id::text AS id FROM carts WHERE token_hash = ${tokenHash(cartToken)} FOR UPDATE`;
     if (!anonymous) return;

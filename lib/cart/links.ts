@@ -1,5 +1,5 @@
 import { absoluteUrl } from "@/lib/config";
-import { db } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
 import { AppError, type RejectedLine } from "@/lib/errors";
 import { CART_LINK_LIMITS, type CartLinkRequestData, type CartLinkResultData } from "@/lib/schemas/cart";
 import { consume } from "@/lib/ratelimit";
@@ -18,8 +18,8 @@ export function cartLinkUrl(token: string): string {
  * seen now. It reserves no stock and creates no order or cart. When nothing is purchasable it
  * throws `no_purchasable_lines` carrying the same `rejected` list.
  */
-export async function createCartLink(request: CartLinkRequestData): Promise<CartLinkResultData> {
-  const checks = await Promise.all((await checkLines(sumLines(request.items))).map(withinProbeBudget));
+export async function createCartLink(client: DbClient, request: CartLinkRequestData): Promise<CartLinkResultData> {
+  const checks = await Promise.all((await checkLines(client, sumLines(request.items))).map(withinProbeBudget));
   const accepted = checks.filter((c) => isPurchasable(c.status));
   const rejected: RejectedLine[] = checks
     .filter((c) => !isPurchasable(c.status))
@@ -38,7 +38,7 @@ export async function createCartLink(request: CartLinkRequestData): Promise<Cart
 
   const token = newToken();
   const expiresAt = new Date(Date.now() + CART_LINK_LIMITS.lifetimeDays * DAY_MS);
-  await db().cartLink.create({
+  await client.cartLink.create({
     data: {
       tokenHash: tokenHash(token),
       expiresAt,
@@ -97,9 +97,9 @@ export interface StoredCartLink {
 }
 
 /** The link a token names, or null when there is none (expired links are returned). */
-export async function findCartLink(token: string): Promise<StoredCartLink | null> {
+export async function findCartLink(client: DbClient, token: string): Promise<StoredCartLink | null> {
   if (!isToken(token)) return null;
-  const link = await db().cartLink.findUnique({
+  const link = await client.cartLink.findUnique({
     where: { tokenHash: tokenHash(token) },
     select: {
       id: true,

@@ -43,5 +43,5 @@ export function confirmationText(placed: PlacedOrder): string {
 
 /** Sends the confirmation to the buyer, in the order's transaction: it goes out after commit. */
 export async function sendOrderConfirmation(placed: PlacedOrder, tx: Tx): Promise<void> {
-  await sendEmail({ to: placed.email, subject: `Your order ${placed.order.number}`, text: confirmationText(placed), link: pageOf(placed) }, tx);
+  await sendEmail(tx, { to: placed.email, subject: `Your order ${placed.order.number}`, text: confirmationText(placed), link: pageOf(placed) });
 }

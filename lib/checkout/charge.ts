@@ -1,5 +1,5 @@
 import { defaultPaymentMethod } from "@/lib/accounts/payment-methods";
-import { db, type DbClient } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { logEvent } from "@/lib/log";
 import type { Tx } from "./types";
@@ -32,8 +32,8 @@ export function cardPayer(cardNumber: unknown): Payer {
 }
 
 /** The account's default payment method; 400 `payment_method_missing` when there is none (or no account). */
-export async function savedPayer(userId: string | null, client: DbClient = db()): Promise<Payer> {
-  const method = userId ? await defaultPaymentMethod(userId, client) : null;
+export async function savedPayer(client: DbClient, userId: string | null): Promise<Payer> {
+  const method = userId ? await defaultPaymentMethod(client, userId) : null;
   if (!method) {
     throw new AppError(
       "payment_method_missing",
@@ -109,18 +109,17 @@ export async function charge(
  * declined reference, which a provider remembering declines answers with the decline (a new
  * Idempotency-Key, or a new checkout page, starts afresh).
  */
-export async function endAttempt(checkoutToken: string, attempt: Attempt): Promise<void> {
+export async function endAttempt(client: DbClient, checkoutToken: string, attempt: Attempt): Promise<void> {
   if (attempt.outcome === "approved") {
     // A commit can succeed and still be reported as failed (its connection lost on the way back):
     // then the order exists and the charge pays it (orders split by store carry no token of their
     // own: their session does).
-    const placed = await db()
-      .order.findFirst({ where: { paymentRef: attempt.chargeRef, OR: [{ checkoutToken }, { checkoutSession: { token: checkoutToken } }] }, select: { id: true } })
+    const placed = await client.order.findFirst({ where: { paymentRef: attempt.chargeRef, OR: [{ checkoutToken }, { checkoutSession: { token: checkoutToken } }] }, select: { id: true } })
       .catch(() => null);
     if (placed) return;
   }
   try {
-    await db().paymentAttempt.create({
+    await client.paymentAttempt.create({
       data: { checkoutToken, reference: attempt.reference, outcome: attempt.outcome === "declined" ? "declined" : "refunded" },
     });
   } catch (err) {

@@ -1,6 +1,6 @@
 import { defaultAddress } from "@/lib/accounts/addresses";
 import { formatCents } from "@/lib/catalog/money";
-import { db, Prisma, type DbClient } from "@/lib/db";
+import { Prisma, type DbClient, type PrismaClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { parseShippingAddress, type AddressInput } from "@/lib/orders/address";
 import { ORDER_INCLUDE, type OrderRow } from "@/lib/orders/shape";
@@ -118,7 +118,7 @@ async function completeLocked(tx: Tx, session: SessionRow, attempt: Attempting, 
     WHERE id = ${session.id}::uuid`;
   const placed: PlacedOrder[] = [];
   for (const row of rows) {
-    const one = await describePlaced(row, false, quote.stores);
+    const one = await describePlaced(tx, row, false, quote.stores);
     await sendOrderConfirmation(one, tx);
     placed.push(one);
   }
@@ -130,22 +130,22 @@ async function completeLocked(tx: Tx, session: SessionRow, attempt: Attempting, 
  * attempt is ended (a decline recorded, an approved charge refunded) once the transaction has
  * rolled back and its connection is free.
  */
-async function inCheckoutTransaction<T>(checkoutToken: () => string | null, body: (tx: Tx, onAttempt: (a: Attempt) => void) => Promise<T>): Promise<T> {
+async function inCheckoutTransaction<T>(client: PrismaClient, checkoutToken: () => string | null, body: (tx: Tx, onAttempt: (a: Attempt) => void) => Promise<T>): Promise<T> {
   let attempt: Attempt | null = null;
   try {
-    return await db().$transaction((tx) => body(tx, (a) => (attempt = a)), TX_OPTIONS);
+    return await client.$transaction((tx) => body(tx, (a) => (attempt = a)), TX_OPTIONS);
   } catch (err) {
     const token = checkoutToken();
-    if (attempt && token) await endAttempt(token, attempt);
+    if (attempt && token) await endAttempt(client, token, attempt);
     throw err;
   }
 }
 
 /** The orders as callers get them (after commit: a replay reads its stores' names). */
-async function described(result: Completed): Promise<PlacedOrder[]> {
+async function described(client: DbClient, result: Completed): Promise<PlacedOrder[]> {
   if ("placed" in result) return result.placed;
   const placed: PlacedOrder[] = [];
-  for (const row of result.replayed) placed.push(await describePlaced(row, true));
+  for (const row of result.replayed) placed.push(await describePlaced(client, row, true));
   return placed;
 }
 
@@ -209,13 +209,13 @@ function checkExpectedTotal(expected: number | undefined): void {
 }
 
 async function addressFor(
+  client: DbClient,
   given: AddressInput | ShippingAddressData | null | undefined,
   userId: string | null,
   parse: boolean,
-  client: DbClient = db(),
 ): Promise<ShippingAddressData> {
   if (given) return parse ? parseShippingAddress(given) : (given as ShippingAddressData);
-  const address = userId ? await defaultAddress(userId, client) : null;
+  const address = userId ? await defaultAddress(client, userId) : null;
   if (!address) {
     throw new AppError(
       "shipping_address_missing",
@@ -234,19 +234,20 @@ async function addressFor(
  * with `agent`) inside the transaction, before any stock is taken; the order keeps the agent's
  * grant id. The confirmation e-mail goes out after commit.
  */
-export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
+export async function placeOrder(client: PrismaClient, input: PlaceOrderInput): Promise<PlacedOrder> {
   if (typeof input.checkoutToken !== "string" || !input.checkoutToken || input.checkoutToken.length > TOKEN_MAX) {
     throw new AppError("parameter_invalid", "The checkout token is missing or too long.", "checkout_token");
   }
   checkExpectedTotal(input.expectedTotalCents);
   if ("lines" in input.source) checkExplicitLines(input.source.lines);
   checkAgent(input);
-  const buyer = await resolveBuyer(input.buyer);
-  const address = await addressFor(input.shippingAddress, buyer.userId, true);
-  const payer = input.cardNumber !== undefined ? cardPayer(input.cardNumber) : await savedPayer(buyer.userId);
+  const buyer = await resolveBuyer(client, input.buyer);
+  const address = await addressFor(client, input.shippingAddress, buyer.userId, true);
+  const payer = input.cardNumber !== undefined ? cardPayer(input.cardNumber) : await savedPayer(client, buyer.userId);
   const token = input.checkoutToken;
 
   const result = await inCheckoutTransaction<Completed>(
+    client,
     () => token,
     async (tx, onAttempt) => {
       const existing = await tx.order.findUnique({ where: { checkoutToken: token }, include: ORDER_INCLUDE });
@@ -265,7 +266,7 @@ export async function placeOrder(input: PlaceOrderInput): Promise<PlacedOrder> {
     },
   );
   // A one-shot session never splits by store: one order.
-  return (await described(result))[0]!;
+  return (await described(client, result))[0]!;
 }
 
 function tokenOfAnother(): AppError {
@@ -323,10 +324,11 @@ export interface CompleteInput {
  * `checkout_session_closed`. Each refusal is the one-shot doors' own (the first requirement left,
  * in their order), and leaves the session open.
  */
-export async function completeCheckoutSession(id: unknown, viewer: SessionViewer, input: CompleteInput = {}): Promise<{ session: CheckoutSessionView; placed: PlacedOrder[] }> {
+export async function completeCheckoutSession(client: PrismaClient, id: unknown, viewer: SessionViewer, input: CompleteInput = {}): Promise<{ session: CheckoutSessionView; placed: PlacedOrder[] }> {
   checkExpectedTotal(input.expectedTotalCents);
   let token: string | null = null;
   const result = await inCheckoutTransaction<Completed>(
+    client,
     () => token,
     async (tx, onAttempt) => {
       const session = await sessionOf(tx, id, viewer, true);
@@ -342,16 +344,16 @@ export async function completeCheckoutSession(id: unknown, viewer: SessionViewer
       if (!session.user_id && !session.email) {
         throw new AppError("parameter_missing", "Give the buyer's e-mail address: the confirmation is sent there.", "buyer.email");
       }
-      const buyer = session.user_id ? await resolveBuyer({ userId: session.user_id }, tx) : { userId: null, email: session.email! };
+      const buyer = session.user_id ? await resolveBuyer(tx, { userId: session.user_id }) : { userId: null, email: session.email! };
       // Inside the transaction, every read goes through it: a second connection per checkout would
       // starve the pool under a burst.
-      const address = await addressFor(session.shipping_address, buyer.userId, false, tx);
-      const payer = session.payment === "card" || input.cardNumber !== undefined ? cardPayer(input.cardNumber) : await savedPayer(buyer.userId, tx);
+      const address = await addressFor(tx, session.shipping_address, buyer.userId, false);
+      const payer = session.payment === "card" || input.cardNumber !== undefined ? cardPayer(input.cardNumber) : await savedPayer(tx, buyer.userId);
       return completeLocked(tx, session, { buyer, address, payer, agent: input.agent ?? null, expectedTotalCents: input.expectedTotalCents }, onAttempt);
     },
   );
-  const placed = await described(result);
-  return { session: await getCheckoutSession(id, viewer), placed };
+  const placed = await described(client, result);
+  return { session: await getCheckoutSession(client, id, viewer), placed };
 }
 
 /**
@@ -360,7 +362,7 @@ export async function completeCheckoutSession(id: unknown, viewer: SessionViewer
  * bought, and what changed since the cart was last seen. Writes nothing. (The storefront's
  * /checkout page shows it before "Place order".)
  */
-export async function quoteCheckout(source: CheckoutSource, options: { country?: string } = {}): Promise<Quote> {
-  const { lines } = await sourceLines(db(), source);
-  return priceLines(db(), lines, (options.country ?? "US").toUpperCase());
+export async function quoteCheckout(client: DbClient, source: CheckoutSource, options: { country?: string } = {}): Promise<Quote> {
+  const { lines } = await sourceLines(client, source);
+  return priceLines(client, lines, (options.country ?? "US").toUpperCase());
 }

@@ -1,5 +1,4 @@
 import type { CartOwner } from "@/lib/cart/cart";
-import { db } from "@/lib/db";
 import { ADDRESS_LIMITS } from "@/lib/orders/address";
 import { cartOwnerWhere } from "./lines";
 import type { Executor, Tx } from "./types";
@@ -31,7 +30,7 @@ export function draftOf(fields: Readonly<Record<string, unknown>>): CheckoutDraf
  * or it is empty (an order just took its lines: a save that raced the order must not bring back
  * what the order cleared).
  */
-export async function saveCheckoutDraft(owner: CartOwner, fields: Readonly<Record<string, unknown>>, executor: Pick<Tx, "$executeRaw"> = db()): Promise<boolean> {
+export async function saveCheckoutDraft(executor: Pick<Tx, "$executeRaw">, owner: CartOwner, fields: Readonly<Record<string, unknown>>): Promise<boolean> {
   const where = cartOwnerWhere(owner);
   if (!where) return false;
   const draft = draftOf(fields);
@@ -41,7 +40,7 @@ export async function saveCheckoutDraft(owner: CartOwner, fields: Readonly<Recor
 }
 
 /** The owner's kept draft (empty when there is none). */
-export async function checkoutDraft(owner: CartOwner, executor: Executor = db()): Promise<CheckoutDraft> {
+export async function checkoutDraft(executor: Executor, owner: CartOwner): Promise<CheckoutDraft> {
   const where = cartOwnerWhere(owner);
   if (!where) return {};
   const [row] = await executor.$queryRaw<Array<{ draft: unknown }>>`SELECT checkout_draft AS draft FROM carts WHERE ${where}`;

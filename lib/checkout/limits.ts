@@ -76,10 +76,10 @@ export interface AgentGate {
  */
 export async function openAgentGate(tx: Tx, userId: string, agent: AgentCaller): Promise<AgentGate> {
   await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`agent-spend:${userId}`}, 0))`;
-  if (!(await getSetting("agentic_checkout", tx))) {
+  if (!(await getSetting(tx, "agentic_checkout"))) {
     throw new AppError("agentic_checkout_disabled", "The marketplace does not let agents place orders at the moment.");
   }
-  const settings = await getAgentSettings(userId, tx);
+  const settings = await getAgentSettings(tx, userId);
   // Both limits are set whenever orders are on (a CHECK of agent_settings); a row without them counts as off.
   const ordersOn = settings.orders_enabled && settings.per_order_limit_cents !== null && settings.monthly_limit_cents !== null;
   const offRefusal = () =>
@@ -102,7 +102,7 @@ export async function openAgentGate(tx: Tx, userId: string, agent: AgentCaller):
 
   return {
     async checkTotal(order) {
-      const spentCents = await agentSpendThisMonth(userId, tx);
+      const spentCents = await agentSpendThisMonth(tx, userId);
       const refusal = ordersOn
         ? limitRefusal(order.total_cents, { perOrderLimitCents: settings.per_order_limit_cents!, monthlyLimitCents: settings.monthly_limit_cents!, spentCents })
         : offRefusal();

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
 import { orderRefWhere } from "@/lib/orders/common";
 import { isConfirmationKey, confirmationPath } from "@/lib/orders/confirmation";
 import { ORDER_INCLUDE, toOrder, type OrderRow } from "@/lib/orders/shape";
@@ -20,10 +20,10 @@ export interface KnownStore {
 }
 
 /** The order as callers get it; `known` saves reading the stores' names again right after placing. */
-export async function describePlaced(row: OrderRow, replayed: boolean, known: ReadonlyArray<KnownStore> | null = null): Promise<PlacedOrder> {
+export async function describePlaced(client: DbClient, row: OrderRow, replayed: boolean, known: ReadonlyArray<KnownStore> | null = null): Promise<PlacedOrder> {
   const stores = known
     ? known.map((s) => ({ id: s.store_id, slug: s.store_slug, name: s.store_name }))
-    : await db().store.findMany({ where: { id: { in: row.parts.map((p) => p.storeId) } }, select: { id: true, slug: true, name: true } });
+    : await client.store.findMany({ where: { id: { in: row.parts.map((p) => p.storeId) } }, select: { id: true, slug: true, name: true } });
   const storeOf = new Map(stores.map((s) => [s.id, s]));
   return {
     order: toOrder(row),
@@ -50,11 +50,11 @@ export async function describePlaced(row: OrderRow, replayed: boolean, known: Re
  * order with its confirmation key (lib/orders/confirmation.ts). Anything else, a forged number or
  * key included, is null (the page answers 404).
  */
-export async function orderForConfirmation(number: string, viewer: { userId: string | null; key: unknown }): Promise<PlacedOrder | null> {
+export async function orderForConfirmation(client: DbClient, number: string, viewer: { userId: string | null; key: unknown }): Promise<PlacedOrder | null> {
   const where = orderRefWhere(number);
   if (!where || !("number" in where)) return null;
-  const row = await db().order.findUnique({ where, include: ORDER_INCLUDE });
+  const row = await client.order.findUnique({ where, include: ORDER_INCLUDE });
   if (!row) return null;
   const allowed = row.userId ? row.userId === viewer.userId : isConfirmationKey(row.id, viewer.key);
-  return allowed ? describePlaced(row, true) : null;
+  return allowed ? describePlaced(client, row, true) : null;
 }

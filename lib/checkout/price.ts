@@ -1,4 +1,3 @@
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { parcelTerms, type LineTerms, type ParcelTerms } from "@/lib/orders/shipping";
 import type { ConditionValue } from "@/lib/schemas/catalog";
@@ -223,7 +222,7 @@ export function priceQuote(rows: ReadonlyArray<OfferRow>, country: string): Quot
  * the product page shows beside each offer, from the same rows and rule as a checkout quote.
  * Offers that cannot be found are left out.
  */
-export async function offerTerms(listingIds: ReadonlyArray<string>, country: string, executor: Executor = db()): Promise<Map<string, ParcelTerms>> {
+export async function offerTerms(executor: Executor, listingIds: ReadonlyArray<string>, country: string): Promise<Map<string, ParcelTerms>> {
   const rows = await readOffers(executor, listingIds.map((id) => ({ listing_id: id, quantity: 1, seen_price_cents: null })), country);
   const terms = new Map<string, ParcelTerms>();
   for (const row of rows) {

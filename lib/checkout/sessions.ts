@@ -3,7 +3,7 @@ import { defaultAddress } from "@/lib/accounts/addresses";
 import { defaultPaymentMethod } from "@/lib/accounts/payment-methods";
 import { normaliseEmail } from "@/lib/accounts/users";
 import { agentSpendThisMonth, getAgentSettings } from "@/lib/agents/settings";
-import { db, Prisma, type DbClient } from "@/lib/db";
+import { Prisma, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { parseShippingAddress, type AddressInput } from "@/lib/orders/address";
@@ -128,7 +128,7 @@ export function assertOpen(row: SessionRow): void {
 }
 
 /** A buyer, resolved: an account (which must exist) or a guest's normalised e-mail address. */
-export async function resolveBuyer(buyer: Buyer, client: Pick<Tx, "user"> = db()): Promise<{ userId: string | null; email: string }> {
+export async function resolveBuyer(client: Pick<Tx, "user">, buyer: Buyer): Promise<{ userId: string | null; email: string }> {
   if ("email" in buyer) return { userId: null, email: normaliseEmail(buyer.email) };
   const user = isUuid(buyer.userId) ? await client.user.findUnique({ where: { id: buyer.userId }, select: { id: true, email: true } }) : null;
   if (!user) throw new AppError("parameter_invalid", "No such account.", "buyer");
@@ -172,8 +172,8 @@ export function newSessionValues(input: NewSession, buyer: { userId: string | nu
 }
 
 /** Creates an open session (6 hours to complete it) and answers it as its doors read it. */
-export async function createCheckoutSession(input: NewSession, client: DbClient = db()): Promise<CheckoutSessionView> {
-  const buyer = "email" in input.buyer && input.buyer.email === null ? { userId: null, email: null } : await resolveBuyer(input.buyer as Buyer, client);
+export async function createCheckoutSession(client: DbClient, input: NewSession): Promise<CheckoutSessionView> {
+  const buyer = "email" in input.buyer && input.buyer.email === null ? { userId: null, email: null } : await resolveBuyer(client, input.buyer as Buyer);
   const { cartOwner, ...values } = newSessionValues(input, buyer);
   const cartId = cartOwner ? await cartIdOf(client, cartOwner) : null;
   const now = new Date();
@@ -190,11 +190,11 @@ export async function createCheckoutSession(input: NewSession, client: DbClient 
     },
     select: { id: true },
   });
-  return getCheckoutSession(created.id, { userId: buyer.userId }, client);
+  return getCheckoutSession(client, created.id, { userId: buyer.userId });
 }
 
-export async function getCheckoutSession(id: unknown, viewer: SessionViewer, client: DbClient = db(), options: ViewOptions = {}): Promise<CheckoutSessionView> {
-  return viewSession(await sessionOf(client, id, viewer, false), client, options);
+export async function getCheckoutSession(client: DbClient, id: unknown, viewer: SessionViewer, options: ViewOptions = {}): Promise<CheckoutSessionView> {
+  return viewSession(client, await sessionOf(client, id, viewer, false), options);
 }
 
 export interface SessionChanges {
@@ -209,9 +209,9 @@ export interface SessionChanges {
 
 /**
  * Changes an open session; 409 `checkout_session_closed` once it is completed, canceled or
- * expired. Inside `tx` when given (a door that writes its own state with it), else in its own.
+ * expired. In the caller's transaction `tx` (a door that writes its own state with it).
  */
-export async function updateCheckoutSession(id: unknown, viewer: SessionViewer, changes: SessionChanges, tx?: Tx): Promise<CheckoutSessionView> {
+export async function updateCheckoutSession(tx: Tx, id: unknown, viewer: SessionViewer, changes: SessionChanges): Promise<CheckoutSessionView> {
   const data: Prisma.CheckoutSessionUpdateInput = {};
   if (changes.lines !== undefined) {
     data.source = "lines";
@@ -223,30 +223,22 @@ export async function updateCheckoutSession(id: unknown, viewer: SessionViewer, 
   }
   if (changes.payment !== undefined) data.payment = changes.payment;
   const email = changes.email !== undefined && changes.email !== null ? normaliseEmail(changes.email) : changes.email;
-  return inTx(tx, async (tx) => {
-    const row = await sessionOf(tx, id, viewer, true);
-    assertOpen(row);
-    if (email !== undefined) {
-      if (row.user_id) throw new AppError("parameter_invalid", "An account holder's session uses the account's e-mail address.", "buyer.email");
-      data.email = email;
-    }
-    await tx.checkoutSession.update({ where: { id: row.id }, data });
-    return getCheckoutSession(id, viewer, tx);
-  });
+  const row = await sessionOf(tx, id, viewer, true);
+  assertOpen(row);
+  if (email !== undefined) {
+    if (row.user_id) throw new AppError("parameter_invalid", "An account holder's session uses the account's e-mail address.", "buyer.email");
+    data.email = email;
+  }
+  await tx.checkoutSession.update({ where: { id: row.id }, data });
+  return getCheckoutSession(tx, id, viewer);
 }
 
 /** Cancels an open session; 409 `checkout_session_closed` once it is completed, canceled or expired. */
-export async function cancelCheckoutSession(id: unknown, viewer: SessionViewer, reason = "canceled_by_buyer", tx?: Tx): Promise<CheckoutSessionView> {
-  return inTx(tx, async (tx) => {
-    const row = await sessionOf(tx, id, viewer, true);
-    assertOpen(row);
-    await tx.checkoutSession.update({ where: { id: row.id }, data: { status: "canceled", cancelReason: reason } });
-    return getCheckoutSession(id, viewer, tx);
-  });
-}
-
-function inTx<T>(tx: Tx | undefined, body: (tx: Tx) => Promise<T>): Promise<T> {
-  return tx ? body(tx) : db().$transaction(body);
+export async function cancelCheckoutSession(tx: Tx, id: unknown, viewer: SessionViewer, reason = "canceled_by_buyer"): Promise<CheckoutSessionView> {
+  const row = await sessionOf(tx, id, viewer, true);
+  assertOpen(row);
+  await tx.checkoutSession.update({ where: { id: row.id }, data: { status: "canceled", cancelReason: reason } });
+  return getCheckoutSession(tx, id, viewer);
 }
 
 /** The lines a session would buy now: its own, or its cart's as the cart stands. */
@@ -261,15 +253,15 @@ async function storeNamesOf(client: DbClient, ids: string[]): Promise<Map<string
 }
 
 async function agentStanding(client: DbClient, userId: string): Promise<AgentStanding> {
-  if (!(await getSetting("agentic_checkout", client))) return { marketplace: "off" };
-  const settings = await getAgentSettings(userId, client);
+  if (!(await getSetting(client, "agentic_checkout"))) return { marketplace: "off" };
+  const settings = await getAgentSettings(client, userId);
   if (!settings.orders_enabled || settings.per_order_limit_cents === null || settings.monthly_limit_cents === null) return { marketplace: "on", holder: "off" };
   return {
     marketplace: "on",
     holder: "on",
     perOrderLimitCents: settings.per_order_limit_cents,
     monthlyLimitCents: settings.monthly_limit_cents,
-    spentCents: await agentSpendThisMonth(userId, client),
+    spentCents: await agentSpendThisMonth(client, userId),
   };
 }
 
@@ -282,16 +274,16 @@ export interface ViewOptions {
 }
 
 /** The session as its doors read it: priced now while open, with every requirement left. */
-export async function viewSession(row: SessionRow, client: DbClient = db(), options: ViewOptions = {}): Promise<CheckoutSessionView> {
+export async function viewSession(client: DbClient, row: SessionRow, options: ViewOptions = {}): Promise<CheckoutSessionView> {
   const orderRows = row.status === "completed" ? byFirstLine(await client.order.findMany({ where: { checkoutSessionId: row.id }, include: ORDER_INCLUDE })) : [];
-  const address = row.shipping_address ?? (row.user_id ? await defaultAddress(row.user_id, client) : null);
+  const address = row.shipping_address ?? (row.user_id ? await defaultAddress(client, row.user_id) : null);
   const open = row.status === "open" && !isExpired(row);
   const quote = orderRows.length
     ? quoteOfOrders(orderRows, await storeNamesOf(client, orderRows.flatMap((o) => o.parts.map((p) => p.storeId))))
     : await priceLines(client, await sessionLines(client, row, false), address?.country ?? options.country ?? "US");
   let requirements: Requirement[] = [];
   if (open) {
-    const saved = row.payment === "saved" ? { kind: "saved" as const, available: row.user_id ? (await defaultPaymentMethod(row.user_id, client)) !== null : false } : null;
+    const saved = row.payment === "saved" ? { kind: "saved" as const, available: row.user_id ? (await defaultPaymentMethod(client, row.user_id)) !== null : false } : null;
     requirements = requirementsOf({
       quote,
       accountHolder: row.user_id !== null,

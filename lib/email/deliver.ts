@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { config } from "@/lib/config";
-import { db } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
 import { unseal } from "@/lib/keys";
 import { logEvent } from "@/lib/log";
 import { LINK_PLACEHOLDER, LINK_SEAL } from "./send";
@@ -13,8 +13,8 @@ import { LINK_PLACEHOLDER, LINK_SEAL } from "./send";
  * the last one marks the row `failed`. A message sent whose row could not then be marked is sent
  * again on the retry: at least once.
  */
-export async function deliverEmail(id: string, { lastAttempt }: { lastAttempt: boolean }, now = new Date()): Promise<void> {
-  const email = await db().outboxEmail.findUnique({ where: { id } });
+export async function deliverEmail(client: DbClient, id: string, { lastAttempt }: { lastAttempt: boolean }, now = new Date()): Promise<void> {
+  const email = await client.outboxEmail.findUnique({ where: { id } });
   if (!email || email.status !== "queued") return;
   const { smtp } = config();
   // A sealed link goes back into the text only on its way to the SMTP server, and is dropped once
@@ -22,10 +22,10 @@ export async function deliverEmail(id: string, { lastAttempt }: { lastAttempt: b
   const text = email.linkSealed ? email.body.replaceAll(LINK_PLACEHOLDER, unseal(LINK_SEAL, email.linkSealed)) : email.body;
   try {
     if (smtp) await transport(smtp.url).sendMail({ from: smtp.from, to: email.toAddress, subject: email.subject, text });
-    await db().outboxEmail.update({ where: { id }, data: { status: "sent", attempts: { increment: 1 }, lastError: null, sentAt: now, linkSealed: null } });
+    await client.outboxEmail.update({ where: { id }, data: { status: "sent", attempts: { increment: 1 }, lastError: null, sentAt: now, linkSealed: null } });
   } catch (err) {
     const error = err instanceof Error ? err.message : String(err);
-    await db().outboxEmail.update({
+    await client.outboxEmail.update({
       where: { id },
       data: { status: lastAttempt ? "failed" : "queued", attempts: { increment: 1 }, lastError: error, ...(lastAttempt ? { linkSealed: null } : {}) },
     });

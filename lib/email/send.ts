@@ -1,6 +1,5 @@
-import { inTx } from "@/lib/accounts/tx";
 import { config } from "@/lib/config";
-import { db, type Prisma, type DbClient } from "@/lib/db";
+import type { Prisma, DbClient } from "@/lib/db";
 import { QUEUES, sendInTransaction } from "@/lib/jobs/queue";
 import { seal } from "@/lib/keys";
 
@@ -26,8 +25,8 @@ export const LINK_SEAL = "email-links";
 /**
  * Sends an e-mail after commit. The message is kept in `outbox_emails` and an `email` job is sent
  * in the same transaction, so a change that rolls back sends and logs nothing, and one that
- * commits is sent at least once (lib/email/deliver.ts works the job). Pass the caller's
- * transaction whenever the e-mail follows a change; without one it is written on its own.
+ * commits is sent at least once (lib/email/deliver.ts works the job). It takes the caller's
+ * transaction: the change the e-mail follows, or one opened for the e-mail alone.
  *
  * Where it goes is EMAIL_DELIVERY's: `outbox` (the default, development) sends nothing off the
  * machine: the job logs one JSON line with the link on stdout, which is how a developer signs in,
@@ -39,21 +38,19 @@ export const LINK_SEAL = "email-links";
  * encrypted (`link_sealed`) until the message is sent or fails for good, and no log line holds
  * it, so neither the logs nor a copy of the table sign anyone in.
  */
-export async function sendEmail(email: Email, tx?: Prisma.TransactionClient): Promise<void> {
-  await inTx(tx, async (tx) => {
-    const inClear = config().emailLinksInClear || !email.link;
-    const row = await tx.outboxEmail.create({
-      data: {
-        toAddress: email.to,
-        subject: email.subject,
-        body: inClear ? email.text : email.text.replaceAll(email.link!, LINK_PLACEHOLDER),
-        link: inClear ? (email.link ?? null) : null,
-        linkSealed: inClear ? null : seal(LINK_SEAL, email.link!),
-      },
-      select: { id: true },
-    });
-    await sendInTransaction(tx, QUEUES.email.name, { email: row.id });
+export async function sendEmail(tx: Prisma.TransactionClient, email: Email): Promise<void> {
+  const inClear = config().emailLinksInClear || !email.link;
+  const row = await tx.outboxEmail.create({
+    data: {
+      toAddress: email.to,
+      subject: email.subject,
+      body: inClear ? email.text : email.text.replaceAll(email.link!, LINK_PLACEHOLDER),
+      link: inClear ? (email.link ?? null) : null,
+      linkSealed: inClear ? null : seal(LINK_SEAL, email.link!),
+    },
+    select: { id: true },
   });
+  await sendInTransaction(tx, QUEUES.email.name, { email: row.id });
 }
 
 export interface OutboxEntry {
@@ -67,7 +64,7 @@ export interface OutboxEntry {
 }
 
 /** The newest `limit` messages of the outbox, newest first. */
-export async function listOutbox(limit = 50, client: DbClient = db()): Promise<OutboxEntry[]> {
+export async function listOutbox(client: DbClient, limit = 50): Promise<OutboxEntry[]> {
   const rows = await client.outboxEmail.findMany({ orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: limit });
   return rows.map((r) => ({ id: r.id, to: r.toAddress, subject: r.subject, text: r.body, status: r.status, createdAt: r.createdAt }));
 }

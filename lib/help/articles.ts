@@ -1,5 +1,5 @@
 import { absoluteUrl } from "@/lib/config";
-import { db, Prisma } from "@/lib/db";
+import { Prisma, type DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import type { HelpArticleData, HelpArticleSummaryData } from "@/lib/schemas/help";
 
@@ -10,8 +10,8 @@ export interface HelpArticleListItem {
 }
 
 /** Published help articles in display order (the storefront's /help). */
-export function listHelpArticles(): Promise<HelpArticleListItem[]> {
-  return db().$queryRaw<HelpArticleListItem[]>`
+export function listHelpArticles(client: DbClient): Promise<HelpArticleListItem[]> {
+  return client.$queryRaw<HelpArticleListItem[]>`
     SELECT slug, title, summary FROM help_articles WHERE published ORDER BY position, title`;
 }
 
@@ -24,7 +24,7 @@ export function helpArticleUrl(slug: string): string {
  * insensitive, as plain substrings: `%` and `_` match themselves), those with more words in the
  * title first, then in display order. Without `q`, every published article.
  */
-export async function searchHelpArticles(q?: string): Promise<HelpArticleSummaryData[]> {
+export async function searchHelpArticles(client: DbClient, q?: string): Promise<HelpArticleSummaryData[]> {
   const words = [...new Set((q ?? "").toLowerCase().split(/\s+/).filter(Boolean))];
   const ilike = (column: Prisma.Sql, word: string) =>
     Prisma.sql`${column} ILIKE ${`%${word.replace(/[\\%_]/g, "\\$&")}%`} ESCAPE '\\'`;
@@ -35,7 +35,7 @@ export async function searchHelpArticles(q?: string): Promise<HelpArticleSummary
   const titleFirst = words.length
     ? Prisma.sql`${Prisma.join(words.map((w) => Prisma.sql`(${ilike(title, w)})::int`), " + ")} DESC,`
     : Prisma.empty;
-  const rows = await db().$queryRaw<HelpArticleListItem[]>`
+  const rows = await client.$queryRaw<HelpArticleListItem[]>`
     SELECT slug, title, summary FROM help_articles
     WHERE published ${filter}
     ORDER BY ${titleFirst} position, title`;
@@ -46,9 +46,9 @@ export async function searchHelpArticles(q?: string): Promise<HelpArticleSummary
 const HELP_SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,199}$/;
 
 /** A published article with its Markdown and page URL; `help_article_not_found` otherwise. */
-export async function getHelpArticle(slug: string): Promise<HelpArticleData> {
+export async function getHelpArticle(client: DbClient, slug: string): Promise<HelpArticleData> {
   const [article] = HELP_SLUG.test(slug)
-    ? await db().$queryRaw<Omit<HelpArticleData, "url">[]>`
+    ? await client.$queryRaw<Omit<HelpArticleData, "url">[]>`
         SELECT slug, title, summary, body, to_char(updated_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') AS updated_at
         FROM help_articles WHERE slug = ${slug} AND published`
     : [];

@@ -1,10 +1,11 @@
 import type { NextRequest } from "next/server";
 import type { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
-import { db, type DbClient } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
 import type { RateLimitPolicy } from "@/lib/ratelimit";
 import { API_KEY_SCHEME, publicAccess } from "./access";
 import type { CachePolicy } from "./cache-policies";
+import { withDb } from "./database";
 import type { Endpoint } from "./describe";
 import { pipeline, type Policy, type RequestCtx } from "./pipeline";
 import { auditChanges, auditRefusals } from "./policies/audit";
@@ -64,10 +65,9 @@ export function route<P extends z.ZodType | undefined, Q extends z.ZodType | und
 
 /** The innermost step: the handler with what the policies prepared, its result as the envelope. */
 function callHandler<Q, B>(handler: (ctx: HandlerContext<Q, B>) => Promise<HandlerResult>) {
-  return async (ctx: RequestCtx) =>
-    respond(
-      ctx,
-      await handler({
+  return async (ctx: RequestCtx) => {
+    const run = (client: DbClient) =>
+      handler({
         request: ctx.request,
         query: ctx.query as Q,
         body: ctx.body as B,
@@ -75,9 +75,10 @@ function callHandler<Q, B>(handler: (ctx: HandlerContext<Q, B>) => Promise<Handl
         requestId: ctx.requestId,
         principal: ctx.principal!,
         idempotencyKey: ctx.idempotencyKey,
-        db: ctx.tx ?? db(),
-      }),
-    );
+        db: client,
+      });
+    return respond(ctx, await (ctx.tx ? run(ctx.tx) : withDb(run)));
+  };
 }
 
 interface PublicRouteOptions<Q extends z.ZodType | undefined, B extends z.ZodType | undefined> {

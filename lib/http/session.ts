@@ -6,8 +6,8 @@ import { cache } from "react";
 import type { Role } from "@/lib/accounts/users";
 import { config, publicBaseUrl } from "@/lib/config";
 import { endAllSessions } from "@/lib/accounts/sessions";
-import { db } from "@/lib/db";
 import { isUuid } from "@/lib/ids";
+import { withDb } from "./database";
 
 /**
  * Sessions: next-auth v4 with the JWT strategy. The cookie holds a signed and encrypted JWT
@@ -82,7 +82,9 @@ export const authOptions: NextAuthOptions = {
   events: {
     // next-auth's own /api/auth/signout ends the row as /signout does.
     signOut: async ({ token }) => {
-      if (isUuid(token?.sid)) await db().session.deleteMany({ where: { id: token.sid } });
+      if (!isUuid(token?.sid)) return;
+      const sid = token.sid;
+      await withDb((client) => client.session.deleteMany({ where: { id: sid } }));
     },
   },
 };
@@ -90,10 +92,14 @@ export const authOptions: NextAuthOptions = {
 /** The user of a decoded session token, through its live session row; null for anything else. */
 async function userOfToken(token: { sub?: unknown; sid?: unknown } | null): Promise<SessionUser | null> {
   if (!token || !isUuid(token.sub) || !isUuid(token.sid)) return null;
-  const row = await db().session.findFirst({
-    where: { id: token.sid, userId: token.sub, expiresAt: { gt: new Date() } },
-    select: { user: { select: { id: true, email: true, name: true, role: true } } },
-  });
+  const sid = token.sid;
+  const sub = token.sub;
+  const row = await withDb((client) =>
+    client.session.findFirst({
+      where: { id: sid, userId: sub, expiresAt: { gt: new Date() } },
+      select: { user: { select: { id: true, email: true, name: true, role: true } } },
+    }),
+  );
   return row?.user ?? null;
 }
 
@@ -132,8 +138,10 @@ export const getSessionUser: () => Promise<SessionUser | null> = cache(readSessi
  */
 export async function startSession(response: NextResponse, userId: string): Promise<void> {
   const now = new Date();
-  await db().session.deleteMany({ where: { userId, expiresAt: { lte: now } } });
-  const row = await db().session.create({ data: { userId, expiresAt: new Date(now.getTime() + MAX_AGE_SECONDS * 1000) }, select: { id: true } });
+  const row = await withDb(async (client) => {
+    await client.session.deleteMany({ where: { userId, expiresAt: { lte: now } } });
+    return client.session.create({ data: { userId, expiresAt: new Date(now.getTime() + MAX_AGE_SECONDS * 1000) }, select: { id: true } });
+  });
   const token = await encode({ token: { sub: userId, sid: row.id }, secret: config().authSecret, maxAge: MAX_AGE_SECONDS });
   response.cookies.set(sessionCookieName(), token, { ...sessionCookieOptions(), maxAge: MAX_AGE_SECONDS });
 }
@@ -146,7 +154,7 @@ export async function endSession(response: NextResponse, { everywhere = false } 
   const token = await currentToken();
   // Only a live session may end its account's others.
   const user = await userOfToken(token);
-  if (user && everywhere) await endAllSessions(user.id);
-  else if (user) await db().session.deleteMany({ where: { id: token!.sid as string } });
+  if (user && everywhere) await withDb((client) => endAllSessions(client, user.id));
+  else if (user) await withDb((client) => client.session.deleteMany({ where: { id: token!.sid as string } }));
   response.cookies.set(sessionCookieName(), "", { ...sessionCookieOptions(), maxAge: 0 });
 }

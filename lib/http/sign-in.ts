@@ -4,6 +4,7 @@ import { CART_COOKIE, cartCookieOptions } from "@/lib/cart/cookie";
 import { seeOther } from "@/lib/http/form-answer";
 import { safeNextPath } from "@/lib/http/next-path";
 import { endSession, startSession } from "./session";
+import { withDb } from "./database";
 
 /**
  * The answer to every successful sign-in (password, e-mail link, registration): the visitor's
@@ -11,7 +12,7 @@ import { endSession, startSession } from "./session";
  * and a 303 takes them to `next` (a path on this site) or their account page.
  */
 export async function signedIn(request: { cookies: { get(name: string): { value: string } | undefined } }, userId: string, next: unknown) {
-  await mergeCartIntoAccount(request.cookies.get(CART_COOKIE)?.value, userId);
+  await withDb((client) => mergeCartIntoAccount(client, request.cookies.get(CART_COOKIE)?.value, userId));
   const response = seeOther(safeNextPath(next));
   await startSession(response, userId);
   response.cookies.set(CART_COOKIE, "", { ...cartCookieOptions(), maxAge: 0 });

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { endGrant } from "./adapter";
 
@@ -29,8 +29,8 @@ export interface NewConnection {
 }
 
 /** The holder's live connections, newest first. */
-export async function listConnections(userId: string): Promise<AgentConnection[]> {
-  return db().$queryRaw<AgentConnection[]>`
+export async function listConnections(client: DbClient, userId: string): Promise<AgentConnection[]> {
+  return client.$queryRaw<AgentConnection[]>`
     SELECT c.grant_id, c.client_id, c.client_name, c.redirect_host, c.scopes, c.created_at, c.first_used_at, c.last_used_at
       FROM agent_connections c
      WHERE c.user_id = ${userId}::uuid AND c.revoked_at IS NULL
@@ -40,8 +40,8 @@ export async function listConnections(userId: string): Promise<AgentConnection[]
 }
 
 /** Records the holder's consent to a client (the grant it made), as the resource side checks it. */
-export async function recordConnection(input: NewConnection): Promise<void> {
-  await db().$executeRaw`
+export async function recordConnection(client: DbClient, input: NewConnection): Promise<void> {
+  await client.$executeRaw`
     INSERT INTO agent_connections (grant_id, user_id, client_id, client_name, redirect_host, scopes)
     VALUES (${input.grantId}, ${input.userId}::uuid, ${input.clientId}, ${input.clientName}, ${input.redirectHost}, ${input.scopes})
     ON CONFLICT (grant_id) DO UPDATE SET scopes = EXCLUDED.scopes, client_name = EXCLUDED.client_name, redirect_host = EXCLUDED.redirect_host
@@ -54,9 +54,9 @@ export async function recordConnection(input: NewConnection): Promise<void> {
  * checks on every request, then the grant and every code and token under it are destroyed: the
  * very next request with any of its tokens is 401.
  */
-export async function revokeConnection(userId: string, grantId: string): Promise<void> {
-  const rows = await db().$queryRaw<Array<{ grant_id: string }>>`
+export async function revokeConnection(client: DbClient, userId: string, grantId: string): Promise<void> {
+  const rows = await client.$queryRaw<Array<{ grant_id: string }>>`
     SELECT grant_id FROM agent_connections WHERE grant_id = ${grantId} AND user_id = ${userId}::uuid AND revoked_at IS NULL`;
   if (rows.length === 0) throw new AppError("agent_connection_not_found", "You have no connected agent with that id.");
-  await endGrant(grantId);
+  await endGrant(client, grantId);
 }

@@ -1,5 +1,6 @@
 import { errors } from "oidc-provider";
 import { BUYER_SCOPES, type BuyerScope } from "@/lib/auth/scopes";
+import type { DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { interactionPair } from "./bridge";
 import { recordConnection } from "./connections";
@@ -87,7 +88,7 @@ export async function readConsentRequest(caller: ConsentCaller, uid: string): Pr
  * next (oidc-provider's resume URL). A second answer is refused (`consent_already_answered`, or
  * `consent_request_gone` once oidc-provider has finished the request).
  */
-export async function answerConsent(caller: ConsentCaller, uid: string, userId: string, answer: { allow: boolean; scopes: readonly string[] }): Promise<string> {
+export async function answerConsent(client: DbClient, caller: ConsentCaller, uid: string, userId: string, answer: { allow: boolean; scopes: readonly string[] }): Promise<string> {
   const request = await readConsentRequest(caller, uid);
   if (request.answered) throw new AppError("consent_already_answered", "You already answered this authorization request.");
   const provider = oauthProvider();
@@ -108,6 +109,6 @@ export async function answerConsent(caller: ConsentCaller, uid: string, userId: 
     if (refused.length > 0) grant.rejectResourceScope(resource.url, refused.join(" "));
   }
   const grantId = await grant.save();
-  await recordConnection({ grantId, userId, clientId: request.clientId, clientName: request.clientName, redirectHost: request.redirectHost, scopes: granted });
+  await recordConnection(client, { grantId, userId, clientId: request.clientId, clientName: request.clientName, redirectHost: request.redirectHost, scopes: granted });
   return provider.interactionResult(req, res, { login: { accountId: userId }, consent: { grantId } }, { mergeWithLastSubmission: true });
 }

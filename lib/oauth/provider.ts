@@ -63,7 +63,8 @@ function configuration(): Configuration {
     },
   };
   return {
-    adapter: PrismaOAuthAdapter,
+    // The process's authorization server keeps its records with the process's client.
+    adapter: (model: string) => new PrismaOAuthAdapter(db(), model),
     findAccount,
     // The buyer scopes are configured scopes so that they appear in `scopes_supported`; oidc-provider
     // then treats them as OpenID scopes too (see the consent route). No `offline_access`: refresh

@@ -1,5 +1,5 @@
 import type { OAuthPrincipal } from "@/lib/auth/principal";
-import { db } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { hashOAuthId } from "./adapter";
 import { type ResourceName, resourceMetadataUrl, resourceUrl } from "./resources";
@@ -41,9 +41,9 @@ interface TokenRow {
  * resource is refused), and its grant is alive (revoked from /account/agents, by RFC 7009 or by
  * refresh-token reuse: the grant's records are gone). Anything else is 401 `invalid_token`.
  */
-export async function authenticateAccessToken(token: string, resource: ResourceName): Promise<OAuthPrincipal> {
+export async function authenticateAccessToken(client: DbClient, token: string, resource: ResourceName): Promise<OAuthPrincipal> {
   if (!TOKEN_SHAPE.test(token)) throw invalidToken(resource, "The access token is malformed.");
-  const [row] = await db().$queryRaw<TokenRow[]>`
+  const [row] = await client.$queryRaw<TokenRow[]>`
     SELECT t.payload, c.grant_id, c.user_id::text AS user_id, c.last_used_at
       FROM oauth_records t
       JOIN oauth_records g ON g.model = 'Grant' AND g.grant_id = t.grant_id AND (g.expires_at IS NULL OR g.expires_at > now())
@@ -59,7 +59,7 @@ export async function authenticateAccessToken(token: string, resource: ResourceN
     throw invalidToken(resource, "The access token is unknown, expired or revoked.");
   }
   if (!row.last_used_at || Date.now() - row.last_used_at.getTime() >= TOUCH_EVERY_MS) {
-    await db().$executeRaw`
+    await client.$executeRaw`
       UPDATE agent_connections SET last_used_at = now(), first_used_at = coalesce(first_used_at, now())
        WHERE grant_id = ${row.grant_id}`;
   }

@@ -77,6 +77,6 @@ export async function cancelPartEffects(tx: DbClient, order: CancelledOrder, sto
     `Refund: ${amount} (the items and ${storeName}'s shipping charge) goes back to the payment method you paid with.`,
     ...(order.user_id ? [`Your order: ${absoluteUrl(`/account/orders/${order.number}`)}`] : []),
   ];
-  await sendEmail({ to: order.email, subject: `Items of your order ${order.number} were cancelled`, text: `${text.join("\n\n")}\n` }, tx);
+  await sendEmail(tx, { to: order.email, subject: `Items of your order ${order.number} were cancelled`, text: `${text.join("\n\n")}\n` });
   return { refundCents, refundRef };
 }

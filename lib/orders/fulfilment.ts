@@ -107,7 +107,7 @@ async function applyMoves(tx: DbClient, order: LockedOrder, parts: LockedPart[],
       await tx.orderEvent.create({
         data: { orderId: order.id, storeId: move.storeId, status: "shipped", note: trackingNote(move), createdAt: now },
       });
-      await sendEmail(shippedEmail(order, part.store_name, move), tx);
+      await sendEmail(tx, shippedEmail(order, part.store_name, move));
     } else if (move.to === "cancelled") {
       const refund = await cancelPartEffects(tx, order, move.storeId, part.store_name, move.reason, now);
       await tx.orderStore.update({

@@ -1,7 +1,6 @@
 import { createHmac } from "node:crypto";
 import { LRUCache } from "lru-cache";
 import { absoluteUrl, config } from "@/lib/config";
-import { db } from "@/lib/db";
 import { outboundRequest, OutboundError } from "@/lib/net/outbound";
 import type { Channel, Channels } from "@/lib/webhooks/deliver";
 import { acpOrderForEvent } from "./acp/order";
@@ -69,15 +68,15 @@ async function platformWebhookUrl(profileUrl: string): Promise<string | null> {
 }
 
 const ucp: Channel = {
-  async destination(delivery) {
+  async destination(_client, delivery) {
     const url = await platformWebhookUrl(delivery.destination);
     return url ? { url } : { skip: "the platform's profile names no order webhook_url" };
   },
-  async render(delivery) {
-    const order = delivery.orderId && (await ucpOrderForEvent(db(), delivery.orderId));
+  async render(client, delivery) {
+    const order = delivery.orderId && (await ucpOrderForEvent(client, delivery.orderId));
     return order && JSON.stringify({ ...order, event_id: delivery.id, created_time: delivery.createdAt.toISOString() });
   },
-  async headers(delivery, body, now) {
+  async headers(_client, delivery, body, now) {
     return {
       "ucp-agent": `profile="${absoluteUrl("/.well-known/ucp")}"`,
       "request-signature": await signDetached(body),
@@ -95,15 +94,15 @@ export function merchantSignature(secret: string, timestamp: number, body: strin
 }
 
 const acp: Channel = {
-  async destination(delivery) {
+  async destination(_client, delivery) {
     const receiver = acpReceiver(delivery.destination);
     return receiver ? { url: receiver.url } : { skip: "no receiver is configured for this platform (ACP_WEBHOOKS)" };
   },
-  async render(delivery) {
-    const order = delivery.orderId && (await acpOrderForEvent(db(), delivery.orderId));
+  async render(client, delivery) {
+    const order = delivery.orderId && (await acpOrderForEvent(client, delivery.orderId));
     return order && JSON.stringify({ type: delivery.eventType, data: order });
   },
-  async headers(delivery, body, now) {
+  async headers(_client, delivery, body, now) {
     const receiver = acpReceiver(delivery.destination);
     if (!receiver) throw new OutboundError("the platform's receiver is no longer configured");
     return {

@@ -81,6 +81,6 @@ async function refundReturn(tx: DbClient, returnId: string, orderId: string): Pr
     `Your return from order ${order.number} is refunded: ${amount} goes back to the payment method you paid with.`,
     ...(order.userId ? [`Your order: ${absoluteUrl(`/account/orders/${order.number}`)}`] : []),
   ];
-  await sendEmail({ to: order.email, subject: `Refund for your order ${order.number}`, text: `${text.join("\n\n")}\n` }, tx);
+  await sendEmail(tx, { to: order.email, subject: `Refund for your order ${order.number}`, text: `${text.join("\n\n")}\n` });
   return { refundCents, refundRef };
 }

@@ -1,5 +1,5 @@
 import { absoluteUrl } from "@/lib/config";
-import { db } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
 import { AGENT_SURFACE } from "@/lib/mcp/agent";
 import { AUTHORIZATION_SERVER_METADATA_PATH } from "@/lib/mcp/connection-guide";
 import { PUBLIC_SURFACE } from "@/lib/mcp/server";
@@ -12,8 +12,8 @@ import { RATE_LIMITS } from "@/lib/ratelimit/config";
  * an agent where the public API, its OpenAPI document and the MCP endpoint are, the rules it is
  * expected to follow, and the help articles (read from the database, as /help shows them).
  */
-export async function llmsTxt(): Promise<string> {
-  const articles = await db().$queryRaw<{ slug: string; title: string; summary: string }[]>`
+export async function llmsTxt(client: DbClient): Promise<string> {
+  const articles = await client.$queryRaw<{ slug: string; title: string; summary: string }[]>`
     SELECT slug, title, summary FROM help_articles WHERE published ORDER BY position, slug`;
 
   const api = absoluteUrl("/api/public/v1");

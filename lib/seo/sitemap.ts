@@ -1,5 +1,5 @@
 import { absoluteUrl } from "@/lib/config";
-import { db } from "@/lib/db";
+import type { DbClient } from "@/lib/db";
 
 /** The sitemap protocol's limit of URLs per file (sitemaps.org); above it, /sitemap.xml is an index. */
 export const SITEMAP_MAX_URLS = 50_000;
@@ -17,12 +17,12 @@ export interface SitemapEntry {
  * The sitemap at /sitemap.xml: every URL in one `urlset` while they fit in one file, otherwise
  * a `sitemapindex` of /sitemap/0.xml, /sitemap/1.xml, ... (each at most `perFile` URLs).
  */
-export async function sitemapRoot(perFile = SITEMAP_MAX_URLS): Promise<string> {
-  const [fixed, productCount] = await Promise.all([fixedEntries(), countPublicProducts()]);
+export async function sitemapRoot(client: DbClient, perFile = SITEMAP_MAX_URLS): Promise<string> {
+  const [fixed, productCount] = await Promise.all([fixedEntries(client), countPublicProducts(client)]);
   const total = fixed.length + productCount;
   if (total <= perFile) {
     // Bounded by the file limit, so a product added since the count cannot overflow the file.
-    return renderUrlset([...fixed, ...(await productEntries(0, perFile - fixed.length))]);
+    return renderUrlset([...fixed, ...(await productEntries(client, 0, perFile - fixed.length))]);
   }
   const files = Math.ceil(total / perFile);
   return renderSitemapIndex(Array.from({ length: files }, (_, i) => absoluteUrl(`/sitemap/${i}.xml`)));
@@ -32,13 +32,13 @@ export async function sitemapRoot(perFile = SITEMAP_MAX_URLS): Promise<string> {
  * File `index` of the split sitemap: URLs [index * perFile, (index + 1) * perFile) of the fixed
  * pages followed by the products in id order. File 0 always exists; a file past the end is null.
  */
-export async function sitemapFile(index: number, perFile = SITEMAP_MAX_URLS): Promise<string | null> {
+export async function sitemapFile(client: DbClient, index: number, perFile = SITEMAP_MAX_URLS): Promise<string | null> {
   if (!Number.isSafeInteger(index) || index < 0) return null;
   const start = index * perFile;
-  const fixed = await fixedEntries();
+  const fixed = await fixedEntries(client);
   const fromFixed = fixed.slice(start, start + perFile);
   const productOffset = Math.max(0, start - fixed.length);
-  const products = await productEntries(productOffset, perFile - fromFixed.length);
+  const products = await productEntries(client, productOffset, perFile - fromFixed.length);
   if (index > 0 && fromFixed.length === 0 && products.length === 0) return null;
   return renderUrlset([...fromFixed, ...products]);
 }
@@ -54,12 +54,12 @@ export function parseSitemapFileName(name: string): number | null {
 // ---------------------------------------------------------------------------------------------
 
 /** Home, help centre and articles, active category pages: a few hundred rows at most. */
-async function fixedEntries(): Promise<SitemapEntry[]> {
+async function fixedEntries(client: DbClient): Promise<SitemapEntry[]> {
   const [articles, categories] = await Promise.all([
-    db().$queryRaw<{ slug: string; updated_at: Date }[]>`
+    client.$queryRaw<{ slug: string; updated_at: Date }[]>`
       SELECT slug, updated_at FROM help_articles WHERE published ORDER BY position, slug`,
     // Active, under active ancestors: the same categories the tree and /c/{slug} serve.
-    db().$queryRaw<{ slug: string }[]>`
+    client.$queryRaw<{ slug: string }[]>`
       SELECT c.slug FROM categories c
       WHERE NOT EXISTS (SELECT 1 FROM categories a WHERE a.path @> c.path AND NOT a.active)
       ORDER BY c.path`,
@@ -74,15 +74,15 @@ async function fixedEntries(): Promise<SitemapEntry[]> {
 }
 
 /** Every publicly listed product has a page (with or without purchasable offers). */
-async function countPublicProducts(): Promise<number> {
-  const [row] = await db().$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM products WHERE publicly_listed`;
+async function countPublicProducts(client: DbClient): Promise<number> {
+  const [row] = await client.$queryRaw<{ n: number }[]>`SELECT count(*)::int AS n FROM products WHERE publicly_listed`;
   return row?.n ?? 0;
 }
 
 /** Publicly listed products in primary-key order, so a file's slice is stable and index-ordered. */
-async function productEntries(offset: number, limit: number): Promise<SitemapEntry[]> {
+async function productEntries(client: DbClient, offset: number, limit: number): Promise<SitemapEntry[]> {
   if (limit <= 0) return [];
-  const rows = await db().$queryRaw<{ slug: string; updated_at: Date }[]>`
+  const rows = await client.$queryRaw<{ slug: string; updated_at: Date }[]>`
     SELECT slug, updated_at FROM products WHERE publicly_listed
     ORDER BY id OFFSET ${offset} LIMIT ${limit}`;
   return rows.map((p) => ({ loc: absoluteUrl(`/p/${encodeURIComponent(p.slug)}`), lastmod: p.updated_at.toISOString() }));

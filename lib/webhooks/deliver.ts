@@ -1,5 +1,5 @@
 import { config } from "@/lib/config";
-import { db, type Prisma } from "@/lib/db";
+import type { DbClient, Prisma, PrismaClient } from "@/lib/db";
 import { logEvent } from "@/lib/log";
 import { QUEUES, sendInTransaction } from "@/lib/jobs/queue";
 import { OutboundError, outboundRequest } from "@/lib/net/outbound";
@@ -16,16 +16,16 @@ import { nextAttemptAt } from "./schedule";
 
 export type DeliveryRow = Prisma.WebhookDeliveryGetPayload<object>;
 
-/** What a channel (a protocol's kind of webhook) knows how to do. */
+/** What a channel (a protocol's kind of webhook) knows how to do, reading with the worker's `client`. */
 export interface Channel {
   /** Where this delivery goes, or why it goes nowhere (a platform that asked for no events). */
-  destination(delivery: DeliveryRow): Promise<{ url: string } | { skip: string }>;
+  destination(client: DbClient, delivery: DeliveryRow): Promise<{ url: string } | { skip: string }>;
   /** The payload, or null when the order is gone. */
-  render(delivery: DeliveryRow): Promise<string | null>;
+  render(client: DbClient, delivery: DeliveryRow): Promise<string | null>;
   /** The headers of one attempt, signed at `now`. */
-  headers(delivery: DeliveryRow, body: string, now: Date): Promise<Record<string, string>>;
+  headers(client: DbClient, delivery: DeliveryRow, body: string, now: Date): Promise<Record<string, string>>;
   /** The receiver answered 410 Gone. */
-  gone?(delivery: DeliveryRow): Promise<void>;
+  gone?(client: DbClient, delivery: DeliveryRow): Promise<void>;
 }
 
 export type Channels = Record<string, Channel>;
@@ -44,18 +44,18 @@ export interface DeliveryJob {
  * One attempt. A job that no longer matches its delivery (delivered, ended, or already attempted
  * again: a crashed worker's job that the queue ran a second time) does nothing.
  */
-export async function deliverWebhook(job: DeliveryJob, channels: Channels, now = new Date(), random = Math.random()): Promise<void> {
+export async function deliverWebhook(client: PrismaClient, job: DeliveryJob, channels: Channels, now = new Date(), random = Math.random()): Promise<void> {
   const id = job.delivery;
-  const delivery = await db().webhookDelivery.findUnique({ where: { id } });
+  const delivery = await client.webhookDelivery.findUnique({ where: { id } });
   if (!delivery || delivery.status !== "pending" || delivery.attempts !== (job.attempt ?? 0)) return;
   const channel = channels[delivery.channel];
   if (!channel) throw new Error(`no channel ${delivery.channel}`);
-  const end = (data: Prisma.WebhookDeliveryUpdateInput) => db().webhookDelivery.update({ where: { id }, data });
+  const end = (data: Prisma.WebhookDeliveryUpdateInput) => client.webhookDelivery.update({ where: { id }, data });
 
   let url: string;
   let status: number | null = null;
   try {
-    const where = await channel.destination(delivery);
+    const where = await channel.destination(client, delivery);
     if ("skip" in where) {
       await end({ status: "skipped", lastError: where.skip, nextAttemptAt: null });
       return;
@@ -63,7 +63,7 @@ export async function deliverWebhook(job: DeliveryJob, channels: Channels, now =
     url = where.url;
     let body = delivery.body;
     if (body === null) {
-      body = await channel.render(delivery);
+      body = await channel.render(client, delivery);
       if (body === null) {
         await end({ status: "skipped", lastError: "the order no longer exists", nextAttemptAt: null });
         return;
@@ -72,7 +72,7 @@ export async function deliverWebhook(job: DeliveryJob, channels: Channels, now =
     }
     const response = await outboundRequest(url, {
       method: "POST",
-      headers: { "content-type": "application/json", ...(await channel.headers(delivery, body, now)) },
+      headers: { "content-type": "application/json", ...(await channel.headers(client, delivery, body, now)) },
       body,
       timeoutMs: DELIVERY_TIMEOUT_MS,
       maxBytes: DELIVERY_MAX_RESPONSE_BYTES,
@@ -82,7 +82,7 @@ export async function deliverWebhook(job: DeliveryJob, channels: Channels, now =
   } catch (err) {
     // The receiver unreachable, or a fault of ours (logged as such): an attempt that failed.
     const message = err instanceof OutboundError ? err.message : `could not send: ${err instanceof Error ? err.message : String(err)}`;
-    return failed(delivery, null, message, nextAttemptAt(delivery.attempts + 1, now, random), now);
+    return failed(client, delivery, null, message, nextAttemptAt(delivery.attempts + 1, now, random), now);
   }
   if (status >= 200 && status < 300) {
     await end({ status: "delivered", url, attempts: { increment: 1 }, lastAttemptAt: now, lastStatus: status, lastError: null, nextAttemptAt: null, deliveredAt: now });
@@ -90,14 +90,14 @@ export async function deliverWebhook(job: DeliveryJob, channels: Channels, now =
   }
   // 410: the receiver is gone for good (Standard Webhooks' advice): no more attempts, and the
   // channel may stop sending there at all.
-  if (status === 410) await channel.gone?.(delivery);
-  return failed(delivery, status, `the receiver answered ${status}`, status === 410 ? null : nextAttemptAt(delivery.attempts + 1, now, random), now);
+  if (status === 410) await channel.gone?.(client, delivery);
+  return failed(client, delivery, status, `the receiver answered ${status}`, status === 410 ? null : nextAttemptAt(delivery.attempts + 1, now, random), now);
 }
 
 /** Records a failed attempt and, unless it was the last, sends the job of the next one, due `next`. */
-async function failed(delivery: DeliveryRow, status: number | null, error: string, next: Date | null, now: Date): Promise<void> {
+async function failed(client: PrismaClient, delivery: DeliveryRow, status: number | null, error: string, next: Date | null, now: Date): Promise<void> {
   const attempt = delivery.attempts + 1;
-  await db().$transaction(async (tx) => {
+  await client.$transaction(async (tx) => {
     await tx.webhookDelivery.update({
       where: { id: delivery.id },
       data: { status: next ? "pending" : "failed", attempts: attempt, lastAttemptAt: now, lastStatus: status, lastError: error, nextAttemptAt: next },

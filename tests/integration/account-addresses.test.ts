@@ -265,7 +265,7 @@ function formFields(values: typeof HOME): Record<string, string> {
 describe("shipping addresses", () => {
   it("saves the first address as the default, tidied; the next is not the default unless asked", async () => {
     const visitor = await holder("first");
-    expect(await defaultAddress(visitor.userId, client)).toBeNull();
+    expect(await defaultAddress(client, visitor.userId)).toBeNull();
     const empty = await visitor.get("/account");
     expect(parseHtml(empty.text)("#addresses-heading").text()).toBe("Shipping addresses");
     expect(empty.text).toContain("No address saved yet");
@@ -288,7 +288,7 @@ describe("shipping addresses", () => {
     const $ = parseHtml(page.text);
     expect($(`li[data-address-id="${saved!.id}"][data-default=true]`).text()).toContain("Zoë Ångström 山田");
 
-    const shipTo = await defaultAddress(visitor.userId, client);
+    const shipTo = await defaultAddress(client, visitor.userId);
     expectExactKeys(shipTo, ["full_name", "line1", "line2", "city", "state", "postal_code", "country"], "defaultAddress");
     expect(shipTo).toEqual({ full_name: "Zoë Ångström 山田", line1: "1 Main Street", line2: null, city: "Springfield", state: "IL", postal_code: "62701-1234", country: "US" });
 
@@ -302,7 +302,7 @@ describe("shipping addresses", () => {
       ["9 Elm Road", "Unit 3", "US", "IL", "62702", false],
       ["5 Oak Avenue", null, "GB", "", "SW1A 1AA", true],
     ]);
-    expect((await defaultAddress(visitor.userId, client))?.line1).toBe("5 Oak Avenue");
+    expect((await defaultAddress(client, visitor.userId))?.line1).toBe("5 Oak Avenue");
   });
 
   it("makes another address the default, edits one, and deleting the default makes another the default, then none", async () => {
@@ -322,7 +322,7 @@ describe("shipping addresses", () => {
     expect(inputValue(page.text, "Edit address", "Address line 1")).toBe("9 Elm Road");
     const edited = await visitor.submit(`/account/addresses/${b!.id}`, "Edit address", { City: "Chicago", "ZIP code": "60601" }, "Save address");
     expect(edited.posted.location).toBe("/account?notice=address_saved");
-    expect(await defaultAddress(visitor.userId, client)).toEqual({
+    expect(await defaultAddress(client, visitor.userId)).toEqual({
       full_name: "Dana Example", line1: "9 Elm Road", line2: null, city: "Chicago", state: "IL", postal_code: "60601", country: "US",
     });
 
@@ -339,7 +339,7 @@ describe("shipping addresses", () => {
     // Deleting the last: no default.
     await visitor.submit("/account", "Delete: Dana Example, 7 Pine Lane", {}, "Delete");
     expect(await addressesOf(visitor.userId)).toEqual([]);
-    expect(await defaultAddress(visitor.userId, client)).toBeNull();
+    expect(await defaultAddress(client, visitor.userId)).toBeNull();
     // Deleting it again: a 404, not a 500.
     expect((await visitor.post(`/account/addresses/${c!.id}/delete`, {})).status).toBe(404);
   });
@@ -445,7 +445,7 @@ describe("shipping addresses", () => {
 describe("payment method", () => {
   it("saves the test card once (no card number anywhere), makes it the default, and removes it", async () => {
     const visitor = await holder("card");
-    expect(await defaultPaymentMethod(visitor.userId, client)).toBeNull();
+    expect(await defaultPaymentMethod(client, visitor.userId)).toBeNull();
     const page = await visitor.get("/account");
     const $ = parseHtml(page.text);
     expect($("#payment-heading").text()).toBe("Payment method");
@@ -464,7 +464,7 @@ describe("payment method", () => {
     expect(again.location).toBe("/account?notice=card_kept");
     expect(await methodsOf(visitor.userId)).toEqual(rows);
 
-    const method = await defaultPaymentMethod(visitor.userId, client);
+    const method = await defaultPaymentMethod(client, visitor.userId);
     expectExactKeys(method, ["id", "provider", "provider_ref", "brand", "last4", "is_default"], "defaultPaymentMethod");
     expect(method).toEqual({ id: rows[0]!.id, provider: "test", provider_ref: "test_card", brand: "Test card", last4: "4242", is_default: true });
 
@@ -476,7 +476,7 @@ describe("payment method", () => {
     const removed = await visitor.submit("/account", "Remove: Test card ending in 4242", {}, "Remove");
     expect(removed.posted.location).toBe("/account?notice=method_removed");
     expect(await methodsOf(visitor.userId)).toEqual([]);
-    expect(await defaultPaymentMethod(visitor.userId, client)).toBeNull();
+    expect(await defaultPaymentMethod(client, visitor.userId)).toBeNull();
     expect((await visitor.post(`/account/payment-methods/${rows[0]!.id}/delete`, {})).status).toBe(404);
     // Saved again after removal: the default again.
     await visitor.post("/account/payment-methods/test-card", {});
@@ -497,7 +497,7 @@ describe("payment method", () => {
       ["Test card", false],
       ["Visa", true],
     ]);
-    expect((await defaultPaymentMethod(visitor.userId, client))?.brand).toBe("Visa");
+    expect((await defaultPaymentMethod(client, visitor.userId))?.brand).toBe("Visa");
     await visitor.submit("/account", "Remove: Visa ending in 1881", {}, "Remove");
     expect((await methodsOf(visitor.userId)).map((r) => [r.brand, r.is_default])).toEqual([["Test card", true]]);
   });

@@ -209,7 +209,7 @@ async function snapshot(db: pg.Pool) {
 async function keyAnswer(databaseUrl: string, key: string): Promise<string> {
   const client = createDb(databaseUrl);
   try {
-    return (await authenticateApiKey(key, client)).storeId;
+    return (await authenticateApiKey(client, key)).storeId;
   } catch (err) {
     return (err as { code?: string }).code ?? String(err);
   } finally {

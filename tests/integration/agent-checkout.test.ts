@@ -112,7 +112,7 @@ type Source = import("../../lib/checkout").CheckoutSource;
 
 /** An agent's checkout for `userId`, as the buyer API would make it. */
 function agentOrder(userId: string, source: Source, agent: { grantId?: string; scopes?: string[] } = {}, extra: { expectedTotalCents?: number } = {}) {
-  return checkout.placeOrder({
+  return checkout.placeOrder(client, {
     buyer: { userId },
     source,
     placedVia: "agent",
@@ -278,18 +278,18 @@ describe("an agent order", () => {
       agent: { grantId: "grant-abc", scopes: ["checkout"] },
       checkoutToken: key,
     };
-    const placed = await checkout.placeOrder(input);
+    const placed = await checkout.placeOrder(client, input);
     expect(placed.order).toMatchObject({ placed_via: "agent", total_cents: 3500, status: "placed" });
     const [row] = await query(`SELECT placed_via, agent_grant_id, user_id FROM orders WHERE id = $1`, [placed.order.id]);
     expect(row).toEqual({ placed_via: "agent", agent_grant_id: "grant-abc", user_id: id });
     expect([await quantityOf(a), await quantityOf(b)]).toEqual([2, 3]);
     expect(await count(`SELECT count(*) FROM cart_lines cl JOIN carts c ON c.id = cl.cart_id WHERE c.user_id = $1`, [id])).toBe(0);
-    expect(await agents.agentSpendThisMonth(id)).toBe(3500);
+    expect(await agents.agentSpendThisMonth(client, id)).toBe(3500);
 
-    const again = await checkout.placeOrder(input);
+    const again = await checkout.placeOrder(client, input);
     expect(again.replayed).toBe(true);
     expect(again.order.id).toBe(placed.order.id);
-    expect(await agents.agentSpendThisMonth(id)).toBe(3500);
+    expect(await agents.agentSpendThisMonth(client, id)).toBe(3500);
 
     // The holder's order page and the store's desk say who placed it.
     const browser = new Browser();
@@ -310,7 +310,7 @@ describe("an agent order", () => {
     const deskList = await desk.get(`/seller/orders`);
     expect(parseHtml(deskList.text)(`tr[data-order="${placed.order.number}"] [data-placed-via=agent]`).text()).toBe("Placed by an agent");
     // A storefront order is not marked.
-    const storefront = await checkout.placeOrder({ buyer: { userId: id }, source: { lines: [{ listing_id: b, quantity: 1 }] }, placedVia: "storefront", checkoutToken: token() });
+    const storefront = await checkout.placeOrder(client, { buyer: { userId: id }, source: { lines: [{ listing_id: b, quantity: 1 }] }, placedVia: "storefront", checkoutToken: token() });
     const plain = await browser.get(`/account/orders/${storefront.order.number}`);
     expect(parseHtml(plain.text)("[data-placed-via]").length).toBe(0);
   });
@@ -321,7 +321,7 @@ describe("an agent order", () => {
     const orders = await count(`SELECT count(*) FROM orders`);
     const address = { full_name: "G", line1: "1 St", city: "C", state: "S", postal_code: "12345" };
     const guest = await refusal(
-      checkout.placeOrder({
+      checkout.placeOrder(client, {
         buyer: { email: "guest-agent@example.com" },
         source: { lines: [{ listing_id: item, quantity: 1 }] },
         shippingAddress: address,
@@ -334,10 +334,10 @@ describe("an agent order", () => {
     expect([guest.code, guest.param]).toEqual(["parameter_invalid", "buyer"]);
     const { id } = await holder("noagent");
     await allow(id, 5000, 5000);
-    const missing = await refusal(checkout.placeOrder({ buyer: { userId: id }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "agent", checkoutToken: token() }));
+    const missing = await refusal(checkout.placeOrder(client, { buyer: { userId: id }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "agent", checkoutToken: token() }));
     expect([missing.code, missing.param]).toEqual(["parameter_invalid", "agent"]);
     const stray = await refusal(
-      checkout.placeOrder({
+      checkout.placeOrder(client, {
         buyer: { userId: id },
         source: { lines: [{ listing_id: item, quantity: 1 }] },
         placedVia: "storefront",
@@ -366,16 +366,16 @@ describe("an agent's checkout declined, then retried with the same idempotency k
     try {
       // The saved card is declined once (the test card itself never is).
       charge.mockResolvedValueOnce({ status: "declined", reason: "The card was declined." });
-      const declined = await refusal(buyer.buyerCheckout(agent, body, checkoutToken));
+      const declined = await refusal(buyer.buyerCheckout(client, agent, body, checkoutToken));
       expect([declined.code, declined.status]).toEqual(["payment_declined", 402]);
       expect(await query(`SELECT reference, outcome FROM payment_attempts WHERE checkout_token = $1`, [checkoutToken])).toEqual([
         { reference: `checkout:${checkoutToken}:0`, outcome: "declined" },
       ]);
 
-      const order = await buyer.buyerCheckout(agent, body, checkoutToken);
+      const order = await buyer.buyerCheckout(client, agent, body, checkoutToken);
       expect(order).toMatchObject({ placed_via: "agent", total_cents: 1500 });
       expect(charge.mock.calls.map(([request]) => request.reference)).toEqual([`checkout:${checkoutToken}:0`, `checkout:${checkoutToken}:1`]);
-      const again = await buyer.buyerCheckout(agent, body, checkoutToken);
+      const again = await buyer.buyerCheckout(client, agent, body, checkoutToken);
       expect(again.id).toBe(order.id);
       expect(charge).toHaveBeenCalledTimes(2);
       expect(await quantityOf(item)).toBe(4);
@@ -397,7 +397,7 @@ describe("a saved payment method the marketplace can no longer charge", () => {
     const charge = vi.spyOn(testProvider, "charge");
     try {
       const agent = { userId: id, grantId: "grant-retired", scopes: ["checkout"] };
-      const refused = await refusal(buyer.buyerCheckout(agent, { lines: [{ listing_id: item, quantity: 1 }] }, buyer.checkoutTokenFor(`oauth:${id}`, undefined)));
+      const refused = await refusal(buyer.buyerCheckout(client, agent, { lines: [{ listing_id: item, quantity: 1 }] }, buyer.checkoutTokenFor(`oauth:${id}`, undefined)));
       expect([refused.code, refused.status, refused.param]).toEqual(["payment_declined", 402, "payment_method"]);
       expect(refused.message).toContain("ending in 1881");
       expect(charge).not.toHaveBeenCalled();
@@ -419,20 +419,20 @@ describe("this month's agent spend", () => {
     await pastOrder(id, 4500, { createdAt: `${MONTH_START} - interval '20 days'` });
     await pastOrder(id, 4500, { placedVia: "storefront" });
     await pastOrder(id, 700, { status: "delivered", createdAt: MONTH_START, grantId: "grant-early" });
-    expect(await agents.agentSpendThisMonth(id)).toBe(700);
+    expect(await agents.agentSpendThisMonth(client, id)).toBe(700);
 
     const item = await listing(4000);
     const placed = await agentOrder(id, { lines: [{ listing_id: item, quantity: 1 }] }, { grantId: "grant-two" });
     expect(placed.order.total_cents).toBe(4000);
-    expect(await agents.agentSpendThisMonth(id)).toBe(4700);
+    expect(await agents.agentSpendThisMonth(client, id)).toBe(4700);
     const err = await refusal(agentOrder(id, { lines: [{ listing_id: item, quantity: 1 }] }));
     expect(err.code).toBe("monthly_limit_exceeded");
     expect(err.message).toContain("$3.00 of $50.00 left");
 
     // Cancelling an agent order gives its amount back.
     await query(`UPDATE orders SET status = 'cancelled' WHERE id = $1`, [placed.order.id]);
-    expect(await agents.agentSpendThisMonth(id)).toBe(700);
-    expect(await agents.agentSpendByGrant(id)).toEqual(new Map([["grant-early", 700]]));
+    expect(await agents.agentSpendThisMonth(client, id)).toBe(700);
+    expect(await agents.agentSpendByGrant(client, id)).toEqual(new Map([["grant-early", 700]]));
   });
 
   it("the month is the calendar month in UTC, whatever the database session's time zone", async () => {
@@ -443,7 +443,7 @@ describe("this month's agent spend", () => {
     for (const zone of ["UTC", "Pacific/Kiritimati", "Pacific/Honolulu", "America/Los_Angeles", "Asia/Kolkata"]) {
       const spent = await client.$transaction(async (tx) => {
         await tx.$executeRawUnsafe(`SET LOCAL TimeZone = '${zone}'`);
-        return agents.agentSpendThisMonth(id, tx);
+        return agents.agentSpendThisMonth(tx, id);
       });
       expect(spent, zone).toBe(23);
     }
@@ -460,7 +460,7 @@ describe("this month's agent spend", () => {
     await pastOrder(id, 999, { grantId: "grant-b", createdAt: `${MONTH_START} - interval '1 day'` });
     const { id: other } = await holder("grants-other");
     await pastOrder(other, 555, { grantId: "grant-a" });
-    expect(await agents.agentSpendByGrant(id)).toEqual(
+    expect(await agents.agentSpendByGrant(client, id)).toEqual(
       new Map([
         ["grant-a", 3000],
         ["grant-b", 3000],
@@ -488,7 +488,7 @@ describe("concurrent agent checkouts of one holder", () => {
     // They run one after another, so exactly as many as fit are placed.
     expect(placed.length).toBe(4);
     expect(refused.map((e) => e.code)).toEqual(Array(6).fill("monthly_limit_exceeded"));
-    expect(await agents.agentSpendThisMonth(id)).toBe(total);
+    expect(await agents.agentSpendThisMonth(client, id)).toBe(total);
     expect(await count(`SELECT coalesce(sum(total_cents), 0) FROM orders WHERE user_id = $1 AND placed_via = 'agent'`, [id])).toBe(total);
     // Refused ones took no stock.
     const stock = await Promise.all(items.map(quantityOf));
@@ -612,7 +612,7 @@ describe("the agent settings form on /account/agents", () => {
     expect(statusText(saved.text)).toBe("Agent settings saved.");
     expect(formState(saved.text)).toEqual({ enabled: true, perOrder: "49.99", monthly: "200", invalid: [], spend: "Spent by agents this month: $0.00 of $200.00" });
     expect(await settingsRow(id)).toMatchObject({ orders_enabled: true, per_order_limit_cents: 4999, monthly_limit_cents: 20_000 });
-    expect(await agents.getAgentSettings(id)).toEqual({ orders_enabled: true, per_order_limit_cents: 4999, monthly_limit_cents: 20_000 });
+    expect(await agents.getAgentSettings(client, id)).toEqual({ orders_enabled: true, per_order_limit_cents: 4999, monthly_limit_cents: 20_000 });
 
     // What agents spent shows against the limit.
     await pastOrder(id, 1234);
@@ -670,7 +670,7 @@ describe("the agent settings form on /account/agents", () => {
     expect(alertText(page.text)).toMatch(/Let agents place orders/);
     expect(await settingsRow(id)).toEqual(before);
     // The domain refuses the same, whoever calls it.
-    await expect(agents.saveAgentSettings(id, { ordersEnabled: true, perOrderLimit: "NaN", monthlyLimit: "10" })).rejects.toMatchObject({
+    await expect(agents.saveAgentSettings(client, id, { ordersEnabled: true, perOrderLimit: "NaN", monthlyLimit: "10" })).rejects.toMatchObject({
       code: "parameter_invalid",
       param: "per_order_limit",
     });

@@ -99,10 +99,10 @@ describe("a session lists every requirement at once", () => {
   it("a guest's session with a sold-out line and nothing else given: four requirements, each with code, path, severity and message", async () => {
     const soldOut = await listing("fixture-store-a", 1500, 0);
     const good = await listing("fixture-store-b", 2500);
-    const session = await checkout.createCheckoutSession({ buyer: { email: email() }, source: { lines: [{ listing_id: soldOut, quantity: 1 }, { listing_id: good, quantity: 2 }] }, placedVia: "storefront" });
+    const session = await checkout.createCheckoutSession(client, { buyer: { email: email() }, source: { lines: [{ listing_id: soldOut, quantity: 1 }, { listing_id: good, quantity: 2 }] }, placedVia: "storefront" });
     // A guest's e-mail is given at creation; take it away to see it asked for.
     await query(`UPDATE checkout_sessions SET email = NULL WHERE id = $1`, [session.id]);
-    const view = await checkout.getCheckoutSession(session.id, GUEST);
+    const view = await checkout.getCheckoutSession(client, session.id, GUEST);
     expect(view.status).toBe("incomplete");
     expect(view.requirements.map((r) => [r.code, r.path, r.severity])).toEqual([
       ["insufficient_stock", "lines[0]", "recoverable"],
@@ -119,14 +119,14 @@ describe("a session lists every requirement at once", () => {
 
   it("given everything, the session is ready; a line that sells out later makes it incomplete again", async () => {
     const item = await listing("fixture-store-a", 1200, 3);
-    const created = await checkout.createCheckoutSession({ buyer: { email: email() }, source: { lines: [{ listing_id: item, quantity: 2 }] }, placedVia: "storefront" });
+    const created = await checkout.createCheckoutSession(client, { buyer: { email: email() }, source: { lines: [{ listing_id: item, quantity: 2 }] }, placedVia: "storefront" });
     expect(created.requirements.map((r) => r.code)).toEqual(["shipping_address_missing", "payment_method_missing"]);
-    const ready = await checkout.updateCheckoutSession(created.id, GUEST, { shippingAddress: ADDRESS, payment: "card" });
+    const ready = await client.$transaction((tx) => checkout.updateCheckoutSession(tx, created.id, GUEST, { shippingAddress: ADDRESS, payment: "card" }));
     expect([ready.status, ready.requirements]).toEqual(["ready_for_complete", []]);
     expect(ready.shipping_address).toMatchObject({ ...ADDRESS, country: "US", line2: null });
 
     await query(`UPDATE listings SET quantity = 1 WHERE id = $1`, [item]);
-    const short = await checkout.getCheckoutSession(created.id, GUEST);
+    const short = await checkout.getCheckoutSession(client, created.id, GUEST);
     expect(short.status).toBe("incomplete");
     expect(short.requirements.map((r) => [r.code, r.path])).toEqual([["insufficient_stock", "lines[0]"]]);
   });
@@ -134,19 +134,19 @@ describe("a session lists every requirement at once", () => {
   it("an account holder's session uses the default address and card: ready at once", async () => {
     const id = await holder("ready");
     const item = await listing("fixture-store-a", 900);
-    const view = await checkout.createCheckoutSession({ buyer: { userId: id }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "storefront" });
+    const view = await checkout.createCheckoutSession(client, { buyer: { userId: id }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "storefront" });
     expect([view.status, view.payment, view.buyer.account_holder, view.shipping_address?.line1]).toEqual(["ready_for_complete", "saved", true, "5 Elm Road"]);
   });
 
   it("bad input is refused naming the field, and nothing is written", async () => {
     const before = await count(`SELECT count(*) FROM checkout_sessions`);
     const cases: Array<[Promise<unknown>, string, string]> = [
-      [checkout.createCheckoutSession({ buyer: { email: "not an address" }, source: { lines: [{ listing_id: randomUuid(), quantity: 1 }] }, placedVia: "storefront" }), "parameter_invalid", "email"],
-      [checkout.createCheckoutSession({ buyer: { email: email() }, source: { lines: [] }, placedVia: "storefront" }), "parameter_missing", "lines"],
-      [checkout.createCheckoutSession({ buyer: { email: email() }, source: { lines: Array.from({ length: 10_000 }, () => ({ listing_id: randomUuid(), quantity: 1 })) }, placedVia: "storefront" }), "parameter_invalid", "lines"],
-      [checkout.createCheckoutSession({ buyer: { email: email() }, source: { lines: [{ listing_id: "'; DROP TABLE orders; --", quantity: 1 }] }, placedVia: "storefront" }), "parameter_invalid", "lines[0].listing_id"],
-      [checkout.createCheckoutSession({ buyer: { email: email() }, source: { lines: [{ listing_id: randomUuid(), quantity: 1e12 }] }, placedVia: "storefront" }), "parameter_invalid", "lines[0].quantity"],
-      [checkout.createCheckoutSession({ buyer: { email: email() }, source: { lines: [{ listing_id: randomUuid(), quantity: 1 }] }, placedVia: "storefront", shippingAddress: { ...ADDRESS, city: "Port\u0000land" } }), "parameter_invalid", "shipping_address.city"],
+      [checkout.createCheckoutSession(client, { buyer: { email: "not an address" }, source: { lines: [{ listing_id: randomUuid(), quantity: 1 }] }, placedVia: "storefront" }), "parameter_invalid", "email"],
+      [checkout.createCheckoutSession(client, { buyer: { email: email() }, source: { lines: [] }, placedVia: "storefront" }), "parameter_missing", "lines"],
+      [checkout.createCheckoutSession(client, { buyer: { email: email() }, source: { lines: Array.from({ length: 10_000 }, () => ({ listing_id: randomUuid(), quantity: 1 })) }, placedVia: "storefront" }), "parameter_invalid", "lines"],
+      [checkout.createCheckoutSession(client, { buyer: { email: email() }, source: { lines: [{ listing_id: "'; DROP TABLE orders; --", quantity: 1 }] }, placedVia: "storefront" }), "parameter_invalid", "lines[0].listing_id"],
+      [checkout.createCheckoutSession(client, { buyer: { email: email() }, source: { lines: [{ listing_id: randomUuid(), quantity: 1e12 }] }, placedVia: "storefront" }), "parameter_invalid", "lines[0].quantity"],
+      [checkout.createCheckoutSession(client, { buyer: { email: email() }, source: { lines: [{ listing_id: randomUuid(), quantity: 1 }] }, placedVia: "storefront", shippingAddress: { ...ADDRESS, city: "Port\u0000land" } }), "parameter_invalid", "shipping_address.city"],
     ];
     for (const [promise, code, param] of cases) {
       const err = await refusal(promise);
@@ -161,7 +161,7 @@ describe("who sees a session", () => {
     const owner = await holder("owner");
     const other = await holder("other");
     const item = await listing("fixture-store-a", 700);
-    const view = await checkout.createCheckoutSession({ buyer: { userId: owner }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "storefront" });
+    const view = await checkout.createCheckoutSession(client, { buyer: { userId: owner }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "storefront" });
     for (const [id, viewer] of [
       [view.id, { userId: other }],
       [view.id, GUEST],
@@ -170,16 +170,16 @@ describe("who sees a session", () => {
       [`${view.id}\u0000`, { userId: owner }],
     ] as const) {
       for (const call of [
-        () => checkout.getCheckoutSession(id, viewer),
-        () => checkout.updateCheckoutSession(id, viewer, { payment: "card" }),
-        () => checkout.cancelCheckoutSession(id, viewer),
-        () => checkout.completeCheckoutSession(id, viewer),
+        () => checkout.getCheckoutSession(client, id, viewer),
+        () => client.$transaction((tx) => checkout.updateCheckoutSession(tx, id, viewer, { payment: "card" })),
+        () => client.$transaction((tx) => checkout.cancelCheckoutSession(tx, id, viewer)),
+        () => checkout.completeCheckoutSession(client, id, viewer),
       ]) {
         const err = await refusal(call());
         expect([err.code, err.status]).toEqual(["checkout_session_not_found", 404]);
       }
     }
-    expect((await checkout.getCheckoutSession(view.id, { userId: owner })).status).toBe("ready_for_complete");
+    expect((await checkout.getCheckoutSession(client, view.id, { userId: owner })).status).toBe("ready_for_complete");
   });
 });
 
@@ -190,7 +190,7 @@ describe("completing", () => {
     const b = await listing("fixture-store-b", 2000, 10, rate);
     const c = await listing("harbor-electronics", 3000, 10);
     const guest = email();
-    const session = await checkout.createCheckoutSession({
+    const session = await checkout.createCheckoutSession(client, {
       buyer: { email: guest },
       source: { lines: [{ listing_id: a, quantity: 1 }, { listing_id: b, quantity: 2 }, { listing_id: c, quantity: 3 }] },
       placedVia: "storefront",
@@ -207,7 +207,7 @@ describe("completing", () => {
 
     const charge = vi.spyOn(testProvider, "charge");
     try {
-      const { session: done, placed: orders } = await checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD });
+      const { session: done, placed: orders } = await checkout.completeCheckoutSession(client, session.id, GUEST, { cardNumber: GOOD_CARD });
       const placed = orders[0]!;
       expect(orders).toHaveLength(1);
       expect(charge).toHaveBeenCalledTimes(1);
@@ -231,11 +231,11 @@ describe("completing", () => {
       expect(await count(`SELECT count(*) FROM orders WHERE checkout_session_id = $1`, [session.id])).toBe(1);
 
       // Completing again answers the same order and charges nothing.
-      const again = await checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD });
+      const again = await checkout.completeCheckoutSession(client, session.id, GUEST, { cardNumber: GOOD_CARD });
       expect(again.placed.map((p) => [p.replayed, p.order.number])).toEqual([[true, placed.order.number]]);
       expect(charge).toHaveBeenCalledTimes(1);
       // A completed session cannot change or be canceled.
-      for (const call of [() => checkout.updateCheckoutSession(session.id, GUEST, { payment: "card" }), () => checkout.cancelCheckoutSession(session.id, GUEST)]) {
+      for (const call of [() => client.$transaction((tx) => checkout.updateCheckoutSession(tx, session.id, GUEST, { payment: "card" })), () => client.$transaction((tx) => checkout.cancelCheckoutSession(tx, session.id, GUEST))]) {
         const err = await refusal(call());
         expect([err.code, err.status, err.type]).toEqual(["checkout_session_closed", 409, "state_error"]);
       }
@@ -249,7 +249,7 @@ describe("completing", () => {
     const a = await listing("fixture-store-a", 1100, 10);
     const b = await listing("fixture-store-b", 2200, 10, rate);
     const c = await listing("harbor-electronics", 3300, 10);
-    const session = await checkout.createCheckoutSession({
+    const session = await checkout.createCheckoutSession(client, {
       buyer: { email: email() },
       source: { lines: [{ listing_id: a, quantity: 1 }, { listing_id: b, quantity: 1 }, { listing_id: c, quantity: 2 }] },
       placedVia: "storefront",
@@ -259,7 +259,7 @@ describe("completing", () => {
     });
     const charge = vi.spyOn(testProvider, "charge");
     try {
-      const { session: done, placed } = await checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD });
+      const { session: done, placed } = await checkout.completeCheckoutSession(client, session.id, GUEST, { cardNumber: GOOD_CARD });
       expect(charge).toHaveBeenCalledTimes(1);
       expect(charge.mock.calls[0]![0].amountCents).toBe(session.quote.total_cents);
       expect(placed.map((p) => [p.stores.map((s) => s.store_slug), p.order.total_cents])).toEqual([
@@ -277,7 +277,7 @@ describe("completing", () => {
       expect([await quantityOf(a), await quantityOf(b), await quantityOf(c)]).toEqual([9, 9, 8]);
       expect(await count(`SELECT count(*) FROM stock_adjustments WHERE listing_id = ANY($1::uuid[])`, [[a, b, c]])).toBe(3);
 
-      const again = await checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD });
+      const again = await checkout.completeCheckoutSession(client, session.id, GUEST, { cardNumber: GOOD_CARD });
       expect(again.placed.map((p) => [p.replayed, p.order.id])).toEqual(placed.map((p) => [true, p.order.id]));
       expect(charge).toHaveBeenCalledTimes(1);
     } finally {
@@ -287,27 +287,27 @@ describe("completing", () => {
 
   it("a declined card leaves the session open and nothing behind; a good card then completes it", async () => {
     const item = await listing("fixture-store-a", 1800, 4);
-    const session = await checkout.createCheckoutSession({ buyer: { email: email() }, source: { lines: [{ listing_id: item, quantity: 2 }] }, placedVia: "storefront", shippingAddress: ADDRESS, payment: "card" });
-    const err = await refusal(checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: DECLINED_CARD }));
+    const session = await checkout.createCheckoutSession(client, { buyer: { email: email() }, source: { lines: [{ listing_id: item, quantity: 2 }] }, placedVia: "storefront", shippingAddress: ADDRESS, payment: "card" });
+    const err = await refusal(checkout.completeCheckoutSession(client, session.id, GUEST, { cardNumber: DECLINED_CARD }));
     expect([err.code, err.status]).toEqual(["payment_declined", 402]);
-    expect((await checkout.getCheckoutSession(session.id, GUEST)).status).toBe("ready_for_complete");
+    expect((await checkout.getCheckoutSession(client, session.id, GUEST)).status).toBe("ready_for_complete");
     expect(await quantityOf(item)).toBe(4);
     expect(await count(`SELECT count(*) FROM orders WHERE checkout_session_id = $1`, [session.id])).toBe(0);
-    const bad = await refusal(checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: "1234" }));
+    const bad = await refusal(checkout.completeCheckoutSession(client, session.id, GUEST, { cardNumber: "1234" }));
     expect([bad.code, bad.param]).toEqual(["parameter_invalid", "card_number"]);
 
-    const placed = (await checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD })).placed[0]!;
+    const placed = (await checkout.completeCheckoutSession(client, session.id, GUEST, { cardNumber: GOOD_CARD })).placed[0]!;
     expect(placed.order.total_cents).toBe(3600);
     expect(await quantityOf(item)).toBe(2);
   });
 
   it("a price that moved under the session: total_changed against the total the buyer saw, then completes at the new price", async () => {
     const item = await listing("fixture-store-a", 1000);
-    const session = await checkout.createCheckoutSession({ buyer: { email: email() }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "storefront", shippingAddress: ADDRESS, payment: "card" });
+    const session = await checkout.createCheckoutSession(client, { buyer: { email: email() }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "storefront", shippingAddress: ADDRESS, payment: "card" });
     await query(`UPDATE listings SET price_cents = 1100 WHERE id = $1`, [item]);
-    const err = await refusal(checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD, expectedTotalCents: session.quote.total_cents }));
+    const err = await refusal(checkout.completeCheckoutSession(client, session.id, GUEST, { cardNumber: GOOD_CARD, expectedTotalCents: session.quote.total_cents }));
     expect([err.code, err.extra]).toEqual(["total_changed", { total_cents: 1100 }]);
-    const placed = (await checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD, expectedTotalCents: 1100 })).placed[0]!;
+    const placed = (await checkout.completeCheckoutSession(client, session.id, GUEST, { cardNumber: GOOD_CARD, expectedTotalCents: 1100 })).placed[0]!;
     expect(placed.order.total_cents).toBe(1100);
   });
 
@@ -317,10 +317,10 @@ describe("completing", () => {
     const second = await listing("fixture-store-b", 700);
     const [cart] = await query(`INSERT INTO carts (user_id) VALUES ($1) RETURNING id`, [id]);
     await query(`INSERT INTO cart_lines (cart_id, listing_id, quantity, price_cents) VALUES ($1, $2, 1, 500)`, [cart.id, first]);
-    const session = await checkout.createCheckoutSession({ buyer: { userId: id }, source: { cart: { userId: id } }, placedVia: "storefront" });
+    const session = await checkout.createCheckoutSession(client, { buyer: { userId: id }, source: { cart: { userId: id } }, placedVia: "storefront" });
     expect(session.quote.lines.map((l) => l.listing_id)).toEqual([first]);
     await query(`INSERT INTO cart_lines (cart_id, listing_id, quantity, price_cents, added_at) VALUES ($1, $2, 2, 700, now() + interval '1 second')`, [cart.id, second]);
-    const placed = (await checkout.completeCheckoutSession(session.id, { userId: id })).placed[0]!;
+    const placed = (await checkout.completeCheckoutSession(client, session.id, { userId: id })).placed[0]!;
     expect(placed.order.lines.map((l) => [l.listing_id, l.quantity])).toEqual([
       [first, 1],
       [second, 2],
@@ -330,10 +330,10 @@ describe("completing", () => {
 
   it("50 concurrent completes of one session: one order, one charge, every caller answered with it", async () => {
     const item = await listing("fixture-store-a", 2500, 100);
-    const session = await checkout.createCheckoutSession({ buyer: { email: email() }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "storefront", shippingAddress: ADDRESS, payment: "card" });
+    const session = await checkout.createCheckoutSession(client, { buyer: { email: email() }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "storefront", shippingAddress: ADDRESS, payment: "card" });
     const charge = vi.spyOn(testProvider, "charge");
     try {
-      const results = await Promise.all(Array.from({ length: 50 }, () => checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD })));
+      const results = await Promise.all(Array.from({ length: 50 }, () => checkout.completeCheckoutSession(client, session.id, GUEST, { cardNumber: GOOD_CARD })));
       expect(new Set(results.flatMap((r) => r.placed.map((p) => p.order.number))).size).toBe(1);
       expect(results.filter((r) => !r.placed[0]!.replayed)).toHaveLength(1);
       expect(charge).toHaveBeenCalledTimes(1);
@@ -348,10 +348,10 @@ describe("completing", () => {
     const item = await listing("fixture-store-a", 4000, 1);
     const sessions = await Promise.all(
       Array.from({ length: 100 }, () =>
-        checkout.createCheckoutSession({ buyer: { email: email() }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "storefront", shippingAddress: ADDRESS, payment: "card" }),
+        checkout.createCheckoutSession(client, { buyer: { email: email() }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "storefront", shippingAddress: ADDRESS, payment: "card" }),
       ),
     );
-    const outcomes = await Promise.allSettled(sessions.map((s) => checkout.completeCheckoutSession(s.id, GUEST, { cardNumber: GOOD_CARD })));
+    const outcomes = await Promise.allSettled(sessions.map((s) => checkout.completeCheckoutSession(client, s.id, GUEST, { cardNumber: GOOD_CARD })));
     const placed = outcomes.filter((o) => o.status === "fulfilled");
     const refused = outcomes.flatMap((o) => (o.status === "rejected" ? [o.reason as AppError] : []));
     expect(refused.filter((e) => !(e instanceof AppError)).map(String)).toEqual([]);
@@ -365,13 +365,13 @@ describe("completing", () => {
 describe("canceling and expiring", () => {
   it("a canceled session keeps its reason and cannot change, complete or cancel again", async () => {
     const item = await listing("fixture-store-a", 800);
-    const session = await checkout.createCheckoutSession({ buyer: { email: email() }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "storefront", shippingAddress: ADDRESS, payment: "card" });
-    const canceled = await checkout.cancelCheckoutSession(session.id, GUEST);
+    const session = await checkout.createCheckoutSession(client, { buyer: { email: email() }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "storefront", shippingAddress: ADDRESS, payment: "card" });
+    const canceled = await client.$transaction((tx) => checkout.cancelCheckoutSession(tx, session.id, GUEST));
     expect([canceled.status, canceled.cancel_reason, canceled.requirements]).toEqual(["canceled", "canceled_by_buyer", []]);
     for (const call of [
-      () => checkout.updateCheckoutSession(session.id, GUEST, { payment: "card" }),
-      () => checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD }),
-      () => checkout.cancelCheckoutSession(session.id, GUEST),
+      () => client.$transaction((tx) => checkout.updateCheckoutSession(tx, session.id, GUEST, { payment: "card" })),
+      () => checkout.completeCheckoutSession(client, session.id, GUEST, { cardNumber: GOOD_CARD }),
+      () => client.$transaction((tx) => checkout.cancelCheckoutSession(tx, session.id, GUEST)),
     ]) {
       const err = await refusal(call());
       expect([err.code, err.status]).toEqual(["checkout_session_closed", 409]);
@@ -382,11 +382,11 @@ describe("canceling and expiring", () => {
 
   it("a session past its time reads as expired and cannot change or complete", async () => {
     const item = await listing("fixture-store-a", 800);
-    const session = await checkout.createCheckoutSession({ buyer: { email: email() }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "storefront", shippingAddress: ADDRESS, payment: "card" });
+    const session = await checkout.createCheckoutSession(client, { buyer: { email: email() }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "storefront", shippingAddress: ADDRESS, payment: "card" });
     await query(`UPDATE checkout_sessions SET expires_at = now() - interval '1 second' WHERE id = $1`, [session.id]);
-    const view = await checkout.getCheckoutSession(session.id, GUEST);
+    const view = await checkout.getCheckoutSession(client, session.id, GUEST);
     expect([view.status, view.requirements]).toEqual(["expired", []]);
-    for (const call of [() => checkout.updateCheckoutSession(session.id, GUEST, { payment: "card" }), () => checkout.completeCheckoutSession(session.id, GUEST, { cardNumber: GOOD_CARD })]) {
+    for (const call of [() => client.$transaction((tx) => checkout.updateCheckoutSession(tx, session.id, GUEST, { payment: "card" })), () => checkout.completeCheckoutSession(client, session.id, GUEST, { cardNumber: GOOD_CARD })]) {
       const err = await refusal(call());
       expect([err.code, err.status]).toEqual(["checkout_session_closed", 409]);
       expect(err.message).toMatch(/expired/);
@@ -411,31 +411,31 @@ describe("an agent's session is held to its holder's settings and limits", () =>
     const id = await holder("agent");
     const item = await listing("fixture-store-a", 3000);
     const agent = { grantId: "grant-sessions", scopes: ["checkout"] };
-    const session = await checkout.createCheckoutSession({ buyer: { userId: id }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "agent", agentGrantId: agent.grantId });
-    const shown = async () => (await checkout.getCheckoutSession(session.id, { userId: id })).requirements.map((r) => [r.code, r.severity]);
+    const session = await checkout.createCheckoutSession(client, { buyer: { userId: id }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "agent", agentGrantId: agent.grantId });
+    const shown = async () => (await checkout.getCheckoutSession(client, session.id, { userId: id })).requirements.map((r) => [r.code, r.severity]);
 
     await marketplace(false);
     expect(await shown()).toEqual([["agentic_checkout_disabled", "unrecoverable"]]);
-    expect((await checkout.getCheckoutSession(session.id, { userId: id })).status).toBe("incomplete");
-    expect((await refusal(checkout.completeCheckoutSession(session.id, { userId: id }, { agent }))).code).toBe("agentic_checkout_disabled");
+    expect((await checkout.getCheckoutSession(client, session.id, { userId: id })).status).toBe("incomplete");
+    expect((await refusal(checkout.completeCheckoutSession(client, session.id, { userId: id }, { agent }))).code).toBe("agentic_checkout_disabled");
 
     await marketplace(true);
     expect(await shown()).toEqual([["agentic_purchasing_off", "requires_buyer_input"]]);
-    expect((await checkout.getCheckoutSession(session.id, { userId: id })).status).toBe("requires_escalation");
+    expect((await checkout.getCheckoutSession(client, session.id, { userId: id })).status).toBe("requires_escalation");
 
     await allow(id, 2000, 10_000);
     expect(await shown()).toEqual([["per_order_limit_exceeded", "requires_buyer_input"]]);
-    const over = await refusal(checkout.completeCheckoutSession(session.id, { userId: id }, { agent }));
+    const over = await refusal(checkout.completeCheckoutSession(client, session.id, { userId: id }, { agent }));
     expect([over.code, over.status]).toEqual(["per_order_limit_exceeded", 403]);
 
     await allow(id, 5000, 10_000);
-    expect((await checkout.getCheckoutSession(session.id, { userId: id })).status).toBe("ready_for_complete");
-    const noScope = await refusal(checkout.completeCheckoutSession(session.id, { userId: id }, { agent: { ...agent, scopes: ["cart:read"] } }));
+    expect((await checkout.getCheckoutSession(client, session.id, { userId: id })).status).toBe("ready_for_complete");
+    const noScope = await refusal(checkout.completeCheckoutSession(client, session.id, { userId: id }, { agent: { ...agent, scopes: ["cart:read"] } }));
     expect(noScope.code).toBe("scope_missing");
-    const missingAgent = await refusal(checkout.completeCheckoutSession(session.id, { userId: id }));
+    const missingAgent = await refusal(checkout.completeCheckoutSession(client, session.id, { userId: id }));
     expect([missingAgent.code, missingAgent.param]).toEqual(["parameter_invalid", "agent"]);
 
-    const placed = (await checkout.completeCheckoutSession(session.id, { userId: id }, { agent })).placed[0]!;
+    const placed = (await checkout.completeCheckoutSession(client, session.id, { userId: id }, { agent })).placed[0]!;
     expect(placed.order.placed_via).toBe("agent");
     expect((await query(`SELECT agent_grant_id FROM orders WHERE id = $1`, [placed.order.id]))[0].agent_grant_id).toBe(agent.grantId);
     await marketplace(false);
@@ -448,9 +448,9 @@ describe("an agent's session is held to its holder's settings and limits", () =>
     const item = await listing("fixture-store-a", 3000, 100);
     const agent = { grantId: "grant-race", scopes: ["checkout"] };
     const sessions = await Promise.all(
-      Array.from({ length: 10 }, () => checkout.createCheckoutSession({ buyer: { userId: id }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "agent", agentGrantId: agent.grantId })),
+      Array.from({ length: 10 }, () => checkout.createCheckoutSession(client, { buyer: { userId: id }, source: { lines: [{ listing_id: item, quantity: 1 }] }, placedVia: "agent", agentGrantId: agent.grantId })),
     );
-    const outcomes = await Promise.allSettled(sessions.map((s) => checkout.completeCheckoutSession(s.id, { userId: id }, { agent })));
+    const outcomes = await Promise.allSettled(sessions.map((s) => checkout.completeCheckoutSession(client, s.id, { userId: id }, { agent })));
     expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(3);
     const codes = outcomes.flatMap((o) => (o.status === "rejected" ? [(o.reason as AppError).code ?? String(o.reason)] : []));
     expect(new Set(codes)).toEqual(new Set(["monthly_limit_exceeded"]));

@@ -487,7 +487,7 @@ describe("checkout pages", () => {
 
 describe("checkout domain (lib/orders/checkout.ts)", () => {
   const guest = (source: import("../../lib/checkout").CheckoutSource, extra: Partial<import("../../lib/checkout").PlaceOrderInput> = {}) =>
-    checkout.placeOrder({
+    checkout.placeOrder(client, {
       buyer: { email: `d-${randomBytes(4).toString("hex")}@example.com` },
       source,
       shippingAddress: { full_name: "Dom Ain", line1: "2 Side St", city: "Austin", state: "TX", postal_code: "73301" },
@@ -517,7 +517,7 @@ describe("checkout domain (lib/orders/checkout.ts)", () => {
     expect(placed.order).toMatchObject({ object: "order", status: "placed", placed_via: "storefront", subtotal_cents: 2200, currency: "USD" });
     expect(placed.order.lines[0]).toMatchObject({ listing_id: id, quantity: 2, unit_price_cents: 1100, line_total_cents: 2200, store_slug: "fixture-store-b", condition: "new" });
     expect(placed.order.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
-    const again = await checkout.placeOrder({
+    const again = await checkout.placeOrder(client, {
       buyer: { email: placed.email },
       source: { lines: [{ listing_id: id, quantity: 2 }] },
       shippingAddress: { full_name: "Dom Ain", line1: "2 Side St", city: "Austin", state: "TX", postal_code: "73301" },
@@ -578,12 +578,12 @@ describe("checkout domain (lib/orders/checkout.ts)", () => {
     const userId = await createUser(`missing-${randomBytes(4).toString("hex")}@example.com`);
     const id = await listing("fixture-store-a", { price: 1000, quantity: 3 });
     const base = { buyer: { userId }, source: { lines: [{ listing_id: id, quantity: 1 }] }, placedVia: "storefront" as const, checkoutToken: `test:${randomBytes(8).toString("hex")}` };
-    const noAddress = await refusal(checkout.placeOrder(base));
+    const noAddress = await refusal(checkout.placeOrder(client, base));
     expect([noAddress.code, noAddress.status]).toEqual(["shipping_address_missing", 400]);
-    const noCard = await refusal(checkout.placeOrder({ ...base, shippingAddress: { full_name: "A", line1: "B", city: "C", state: "D", postal_code: "12345" } }));
+    const noCard = await refusal(checkout.placeOrder(client, { ...base, shippingAddress: { full_name: "A", line1: "B", city: "C", state: "D", postal_code: "12345" } }));
     expect([noCard.code, noCard.status]).toEqual(["payment_method_missing", 400]);
     await giveDefaults(userId);
-    const placed = await checkout.placeOrder(base);
+    const placed = await checkout.placeOrder(client, base);
     expect(placed.order.shipping_address.line1).toBe("5 Elm Road");
     expect(placed.payment_last4).toBe("4242");
   });
@@ -617,15 +617,15 @@ describe("checkout domain (lib/orders/checkout.ts)", () => {
         cart.id, id, qty, seen, i,
       ]);
     }
-    const us = await checkout.quoteCheckout({ cart: { userId } });
+    const us = await checkout.quoteCheckout(client, { cart: { userId } });
     expect(us.ready).toBe(false);
     expect(us.changes.map((ch) => [ch.listing_id, ch.kind])).toEqual([[a, "price_changed"], [b, "short_of_stock"], [c, "sold_out"]]);
     expect(us.changes[0]).toMatchObject({ previous_price_cents: 3900, price_cents: 4000 });
     expect(us.stores.map((s) => [s.store_slug, s.subtotal_cents, s.shipping_cents])).toEqual([["fixture-store-b", 4000, 500]]);
     expect(us.total_cents).toBe(4500);
-    const abroad = await checkout.quoteCheckout({ cart: { userId } }, { country: "DE" });
+    const abroad = await checkout.quoteCheckout(client, { cart: { userId } }, { country: "DE" });
     expect(abroad.shipping_cents).toBe(1500);
-    const err = await refusal(checkout.placeOrder({ buyer: { userId }, source: { cart: { userId } }, placedVia: "storefront", checkoutToken: `t:${randomBytes(8).toString("hex")}`, shippingAddress: { full_name: "A", line1: "B", city: "C", state: "D", postal_code: "12345" }, cardNumber: GOOD_CARD }));
+    const err = await refusal(checkout.placeOrder(client, { buyer: { userId }, source: { cart: { userId } }, placedVia: "storefront", checkoutToken: `t:${randomBytes(8).toString("hex")}`, shippingAddress: { full_name: "A", line1: "B", city: "C", state: "D", postal_code: "12345" }, cardNumber: GOOD_CARD }));
     expect([err.code, err.param]).toEqual(["insufficient_stock", "lines[1]"]);
     expect(await count(`SELECT count(*) FROM cart_lines WHERE cart_id = $1`, [cart.id])).toBe(3);
   });
@@ -686,7 +686,7 @@ describe("checkout's payment reference (one charge per attempt, the same referen
   }
 
   const place = (token: string, email: string, id: string, extra: Partial<import("../../lib/checkout").PlaceOrderInput> = {}) =>
-    checkout.placeOrder({
+    checkout.placeOrder(client, {
       buyer: { email },
       source: { lines: [{ listing_id: id, quantity: 1 }] },
       shippingAddress: ADDRESS,

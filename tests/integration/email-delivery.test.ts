@@ -160,7 +160,7 @@ describe("EMAIL_DELIVERY=smtp", { timeout: 180_000 }, () => {
   });
 
   const placeOrder = (email: string) =>
-    checkout.placeOrder({
+    checkout.placeOrder(client, {
       buyer: { email },
       source: { lines: [{ listing_id: listingId, quantity: 1 }] },
       shippingAddress: { full_name: "Mae Ling", line1: "4 Post Road", city: "Austin", state: "TX", postal_code: "73301" },

@@ -21,6 +21,7 @@ import * as oauth from "oauth4webapi";
 let app: IsolatedApp;
 let base = "";
 let verify: typeof import("@/lib/oauth/verify").authenticateAccessToken;
+let db: typeof import("@/lib/db").db;
 let agent: Agent;
 let browser: Browser;
 let certDir = "";
@@ -30,7 +31,7 @@ const PASSWORD = `pw-${randomBytes(8).toString("hex")}`;
 
 async function check(token: string, resource: "buyer_api" | "agent_mcp"): Promise<string> {
   try {
-    await verify(token, resource);
+    await verify(db(), token, resource);
     return "ok";
   } catch (err) {
     return (err as { code?: string }).code ?? String(err);
@@ -65,6 +66,7 @@ beforeAll(async () => {
   process.env.DATABASE_URL = app.database.databaseUrl;
   process.env.PUBLIC_BASE_URL = base;
   verify = (await import("@/lib/oauth/verify")).authenticateAccessToken;
+  db = (await import("@/lib/db")).db;
   const email = `attacks-${randomBytes(4).toString("hex")}@example.com`;
   await app.pool.query(`INSERT INTO users (email, name, role, password_hash) VALUES ($1, 'Holder', 'shopper', $2)`, [email, await hashPassword(PASSWORD)]);
   agent = await registerAgent(base);
@@ -73,8 +75,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  const { db } = await import("@/lib/db");
-  await db().$disconnect();
+  await db?.().$disconnect();
   await app?.stop();
   docs?.close();
   if (certDir) rmSync(certDir, { recursive: true, force: true });

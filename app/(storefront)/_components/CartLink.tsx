@@ -1,4 +1,5 @@
 import { cookies, headers } from "next/headers";
+import { withDb } from "@/lib/http/database";
 import { getSessionUser } from "@/lib/http/session";
 import { getCart } from "@/lib/cart/cart";
 import { CART_COOKIE } from "@/lib/cart/cookie";
@@ -14,7 +15,7 @@ export async function CartLink() {
   const pathname = (await headers()).get(PAGE_PATH_HEADER);
   if (!showsVisitorState(pathname)) return <a href="/cart">Cart</a>;
   const owner = cartOwnerOf(await getSessionUser(), (await cookies()).get(CART_COOKIE)?.value);
-  const count = owner ? (await getCart(owner)).item_count : 0;
+  const count = owner ? (await withDb((client) => getCart(client, owner))).item_count : 0;
   return (
     <a href="/cart" data-cart-count={count} aria-current={pathname === "/cart" ? "page" : undefined}>
       {count > 0 ? `Cart (${count})` : "Cart"}

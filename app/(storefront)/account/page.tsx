@@ -5,6 +5,7 @@ import { listAddresses } from "@/lib/accounts/addresses";
 import { listPaymentMethods } from "@/lib/accounts/payment-methods";
 import { hasPassword } from "@/lib/accounts/account-password";
 import { countSessions } from "@/lib/accounts/sessions";
+import { withDb } from "@/lib/http/database";
 import { getSessionUser } from "@/lib/http/session";
 import { TEST_CARD } from "@/lib/payments";
 import { decodeFlash } from "@/lib/http/flash";
@@ -28,12 +29,9 @@ export default async function AccountPage({ searchParams }: { searchParams: Sear
   if (!user) redirect("/signin?next=%2Faccount");
   const params = await searchParams;
   const flash = decodeFlash(one(params.flash));
-  const [addresses, methods, sessions, withPassword] = await Promise.all([
-    listAddresses(user.id),
-    listPaymentMethods(user.id),
-    countSessions(user.id),
-    hasPassword(user.id),
-  ]);
+  const [addresses, methods, sessions, withPassword] = await withDb((client) =>
+    Promise.all([listAddresses(client, user.id), listPaymentMethods(client, user.id), countSessions(client, user.id), hasPassword(client, user.id)]),
+  );
   const testCardSaved = methods.some((m) => m.provider === TEST_CARD.provider && m.provider_ref === TEST_CARD.providerRef);
   return (
     <main className="page" data-page="account">

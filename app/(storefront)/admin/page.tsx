@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound, redirect } from "next/navigation";
+import { withDb } from "@/lib/http/database";
 import { getSessionUser } from "@/lib/http/session";
 import { getSetting } from "@/lib/settings";
 import { Message } from "../_components/Messages";
@@ -13,7 +14,7 @@ export default async function AdminPage({ searchParams }: Props) {
   const user = await getSessionUser();
   if (!user) redirect("/signin?next=%2Fadmin");
   if (user.role !== "admin") notFound();
-  const [agentic, params] = await Promise.all([getSetting("agentic_checkout"), searchParams]);
+  const [agentic, params] = await Promise.all([withDb((client) => getSetting(client, "agentic_checkout")), searchParams]);
   return (
     <main className="page" data-page="admin">
       <h1>Marketplace settings</h1>

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { defaultAddress } from "@/lib/accounts/addresses";
+import { withDb } from "@/lib/http/database";
 import { getSessionUser } from "@/lib/http/session";
 import { getCart } from "@/lib/cart/cart";
 import { atRequestOrigin } from "../_lib/request-origin";
@@ -28,10 +29,10 @@ type Props = { searchParams: Promise<Record<string, string | string[] | undefine
 export default async function CartPage({ searchParams }: Props) {
   const [user, jar, { notice }] = await Promise.all([getSessionUser(), cookies(), searchParams]);
   const owner = cartOwnerOf(user, jar.get(CART_COOKIE)?.value);
-  const [cart, address] = await Promise.all([atRequestOrigin(() => getCart(owner)), user ? defaultAddress(user.id) : null]);
+  const [cart, address] = await withDb((client) => Promise.all([atRequestOrigin(() => getCart(client, owner)), user ? defaultAddress(client, user.id) : null]));
   // Each store's parcel as checkout will quote it (shipping, estimate, returns), to the default address's country.
   const country = address?.country ?? "US";
-  const quote = owner && cart.lines.length ? await quoteCheckout({ cart: owner }, { country }) : null;
+  const quote = owner && cart.lines.length ? await withDb((client) => quoteCheckout(client, { cart: owner }, { country })) : null;
   const terms = new Map(quote?.stores.flatMap((s) => (s.terms ? [[s.store_slug, s.terms] as const] : [])));
   const message = typeof notice === "string" && notice in NOTICES ? NOTICES[notice as CartNotice] : null;
   return (

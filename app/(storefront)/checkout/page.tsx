@@ -3,6 +3,7 @@ import Link from "next/link";
 import { cookies } from "next/headers";
 import { defaultAddress } from "@/lib/accounts/addresses";
 import { defaultPaymentMethod } from "@/lib/accounts/payment-methods";
+import { withDb } from "@/lib/http/database";
 import { getSessionUser } from "@/lib/http/session";
 import { CART_COOKIE } from "@/lib/cart/cookie";
 import { newToken } from "@/lib/cart/token";
@@ -47,13 +48,10 @@ export default async function CheckoutPage({ searchParams }: Props) {
   const owner = cartOwnerOf(user, jar.get(CART_COOKIE)?.value);
   const refusal = refusalOf(jar.get(FLASH_COOKIE)?.value, params.refused);
   const [address, card] = user
-    ? await Promise.all([
-        defaultAddress(user.id),
-        defaultPaymentMethod(user.id),
-      ])
+    ? await withDb((client) => Promise.all([defaultAddress(client, user.id), defaultPaymentMethod(client, user.id)]))
     : [null, null];
   const country = address?.country ?? "US";
-  const [quote, draft] = owner ? await Promise.all([quoteCheckout({ cart: owner }, { country }), checkoutDraft(owner)]) : [null, {}];
+  const [quote, draft] = owner ? await withDb((client) => Promise.all([quoteCheckout(client, { cart: owner }, { country }), checkoutDraft(client, owner)])) : [null, {}];
   const testCards = testModeCards();
 
   if (!quote || quote.lines.length === 0) {

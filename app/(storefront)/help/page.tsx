@@ -1,11 +1,12 @@
 import type { Metadata } from "next";
 import { listHelpArticles } from "@/lib/help/articles";
+import { withDb } from "@/lib/http/database";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Help center" };
 
 export default async function HelpIndex() {
-  const articles = await listHelpArticles();
+  const articles = await withDb((client) => listHelpArticles(client));
   return (
     <main className="page" data-page="help">
       <h1>Help center</h1>

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { withDb } from "@/lib/http/database";
 import { getSessionUser } from "@/lib/http/session";
 import { config } from "@/lib/config";
 import { listOutbox } from "@/lib/email/send";
@@ -20,7 +21,7 @@ export default async function OutboxPage() {
   const audience = config().devOutbox;
   if (audience === "nobody") notFound();
   if (audience === "admins" && (await getSessionUser())?.role !== "admin") notFound();
-  const emails = await listOutbox(50);
+  const emails = await withDb((client) => listOutbox(client, 50));
   const smtp = config().emailDelivery === "smtp";
   return (
     <main className="page outbox" data-page="outbox">

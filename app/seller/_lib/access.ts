@@ -13,7 +13,7 @@ export const sellerUser = cache(async (path: string) => {
 });
 
 /** The stores the signed-in user owns (a page's layout and the page itself share one query). */
-export const ownedStores = cache(async (userId: string) => withDb((client) => storesOwnedBy(userId, client)));
+export const ownedStores = cache(async (userId: string) => withDb((client) => storesOwnedBy(client, userId)));
 
 /**
  * The store of a dashboard URL, owned by the signed-in user; anything else (no such store,

@@ -25,7 +25,7 @@ export async function deskScope(path: string, storeParam: string | string[] | un
 
 /** The stores the poster of a desk form owns: what the post may act for. */
 export function postersStores(userId: string): Promise<OwnedStore[]> {
-  return withDb((client) => storesOwnedBy(userId, client));
+  return withDb((client) => storesOwnedBy(client, userId));
 }
 
 /** Where a desk post goes back to: a desk page named by the form, else `fallback`. */

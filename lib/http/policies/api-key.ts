@@ -3,6 +3,7 @@ import { AppError } from "@/lib/errors";
 import { consume } from "@/lib/ratelimit";
 import type { Policy } from "../pipeline";
 import { rateLimited } from "./rate-limit";
+import { withDb } from "../database";
 
 const KEY_IN_QUERY = /^(api_key|apikey|key|access_token|token)$/i;
 
@@ -23,7 +24,7 @@ export const apiKeyCaller: Policy = async (ctx, next) => {
     if (header === null) throw new AppError("api_key_missing", "Send your store API key as `Authorization: Bearer mk_live_<key_id>.<secret>`.");
     const match = /^Bearer +(\S+) *$/i.exec(header);
     if (!match) throw new AppError("api_key_invalid", "The Authorization header must be `Bearer <key>`.");
-    ctx.principal = await authenticateApiKey(match[1]!);
+    ctx.principal = await withDb((client) => authenticateApiKey(client, match[1]!));
   } catch (err) {
     if (err instanceof AppError && err.status === 401) await failedAttempt(ctx.ip, ctx);
     throw err;

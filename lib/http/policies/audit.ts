@@ -1,8 +1,8 @@
 import { auditRefused, auditSucceeded, type AuditEntry } from "@/lib/audit";
-import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { logEvent } from "@/lib/log";
 import type { Policy, RequestCtx } from "../pipeline";
+import { withDb } from "../database";
 
 /**
  * The seller API's writes in the store's audit log (lib/audit/). Two policies, one each side of
@@ -47,7 +47,7 @@ export const auditRefusals: Policy = async (ctx, next) => {
     }
     const entry = entryOf(ctx);
     if (entry && err instanceof AppError && err.code !== "rate_limited") {
-      await auditRefused(db(), entry, err).catch((e) => logEvent("error", "could not record a refusal in the audit log", { request_id: ctx.requestId, error: String(e) }));
+      await withDb((client) => auditRefused(client, entry, err)).catch((e) => logEvent("error", "could not record a refusal in the audit log", { request_id: ctx.requestId, error: String(e) }));
     }
     throw err;
   }

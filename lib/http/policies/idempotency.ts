@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { principalKey } from "@/lib/auth/principal";
-import { db, type Prisma } from "@/lib/db";
+import type { Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
+import { withDb } from "../database";
 import type { Policy, RequestCtx } from "../pipeline";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -164,23 +165,25 @@ export async function onceByKey<T>(
   const { owner, key, method, path, param, requestHash } = described(request);
   const where = { owner_key: { owner, key } };
 
-  const stored = await db().$transaction(async (tx) => {
-    await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`idempotency\n${owner}\n${key}`}, 0))`;
-    const row = await tx.idempotencyKey.findFirst({ where: { owner, key, expiresAt: { gt: new Date() } } });
-    if (row) {
-      if (!sameHash(row.requestHash, requestHash)) throw keyReused(row, param);
-      if (row.status !== CLAIMED) return row;
-      if (Date.now() - row.createdAt.getTime() < CLAIM_TTL_MS) {
-        throw keyInUse(param);
+  const stored = await withDb((client) =>
+    client.$transaction(async (tx) => {
+      await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtextextended(${`idempotency\n${owner}\n${key}`}, 0))`;
+      const row = await tx.idempotencyKey.findFirst({ where: { owner, key, expiresAt: { gt: new Date() } } });
+      if (row) {
+        if (!sameHash(row.requestHash, requestHash)) throw keyReused(row, param);
+        if (row.status !== CLAIMED) return row;
+        if (Date.now() - row.createdAt.getTime() < CLAIM_TTL_MS) {
+          throw keyInUse(param);
+        }
       }
-    }
-    const claim = { method, path, requestHash, status: CLAIMED, response: {}, createdAt: new Date(), expiresAt: new Date(Date.now() + TTL_MS) };
-    await tx.idempotencyKey.upsert({ where, create: { owner, key, ...claim }, update: claim });
-    return null;
-  });
+      const claim = { method, path, requestHash, status: CLAIMED, response: {}, createdAt: new Date(), expiresAt: new Date(Date.now() + TTL_MS) };
+      await tx.idempotencyKey.upsert({ where, create: { owner, key, ...claim }, update: claim });
+      return null;
+    }),
+  );
   if (stored) return { replayed: { status: stored.status, response: stored.response } };
 
-  const release = () => db().idempotencyKey.deleteMany({ where: { owner, key, status: CLAIMED } });
+  const release = () => withDb((client) => client.idempotencyKey.deleteMany({ where: { owner, key, status: CLAIMED } }));
   let result: { answer: T; keep?: KeptAnswer };
   try {
     result = await work();
@@ -192,7 +195,8 @@ export async function onceByKey<T>(
     await release();
     return { answer: result.answer };
   }
-  await db().idempotencyKey.update({ where, data: { status: result.keep.status, response: result.keep.response as object } });
+  const keep = result.keep;
+  await withDb((client) => client.idempotencyKey.update({ where, data: { status: keep.status, response: keep.response as object } }));
   return { answer: result.answer };
 }
 

@@ -5,6 +5,7 @@ import { authenticateAccessToken, bearerChallenge, insufficientScopeChallenge, i
 import type { ResourceName } from "@/lib/oauth/resources";
 import type { Policy, RequestCtx } from "../pipeline";
 import { rateLimited } from "./rate-limit";
+import { withDb } from "../database";
 
 const TOKEN_IN_QUERY = /^(access_token|token|bearer|api_key|apikey|key)$/i;
 
@@ -33,7 +34,7 @@ export function oauthCaller(resource: ResourceName): Policy {
       }
       const match = /^Bearer +(\S+) *$/i.exec(header);
       if (!match) throw invalidToken(resource, "The Authorization header must be `Bearer <token>`.");
-      ctx.principal = await authenticateAccessToken(match[1]!, resource);
+      ctx.principal = await withDb((client) => authenticateAccessToken(client, match[1]!, resource));
     } catch (err) {
       if (err instanceof AppError && (err.status === 401 || err.code === "token_in_query")) await failedAttempt(ctx);
       throw err;

@@ -16,12 +16,12 @@ import {
   updateCartLine,
 } from "@/lib/buyer";
 import { absoluteUrl } from "@/lib/config";
-import { db, type Prisma } from "@/lib/db";
+import type { Prisma } from "@/lib/db";
 import { addCartLineEndpoint, getCartEndpoint, removeCartLineEndpoint, updateCartLineEndpoint } from "@/lib/endpoints/buyer/cart";
 import { checkoutEndpoint } from "@/lib/endpoints/buyer/checkout";
 import { createReturnEndpoint, getOrderEndpoint, listOrdersEndpoint, listReturnsEndpoint } from "@/lib/endpoints/buyer/orders";
 import { getProfileEndpoint } from "@/lib/endpoints/buyer/profile";
-import { transaction } from "@/lib/http/database";
+import { transaction, withDb } from "@/lib/http/database";
 import type { Endpoint } from "@/lib/http/describe";
 import { keyedInTransaction, onceByKey } from "@/lib/http/policies/idempotency";
 import { type JsonSchema, jsonSchemaOf } from "@/lib/openapi/json-schema";
@@ -113,10 +113,10 @@ async function keyedWrite<T>(caller: ToolCaller, tool: string, key: string | und
 async function checkoutOrAsk(caller: ToolCaller, body: CheckoutRequestData, checkoutToken: string): Promise<OrderData> {
   const agent = holder(caller);
   try {
-    return await buyerCheckout(agent, body, checkoutToken, caller.elicitation !== undefined);
+    return await withDb((client) => buyerCheckout(client, agent, body, checkoutToken, caller.elicitation !== undefined));
   } catch (err) {
     if (!(err instanceof ApprovalNeeded)) throw err;
-    const asked = await requestApproval(agent.userId, agent.grantId, err);
+    const asked = await withDb((client) => requestApproval(client, agent.userId, agent.grantId, err));
     throw new HolderApprovalRequired(asked.id, absoluteUrl(`/account/agents/approvals/${asked.id}`), err.code, err.message);
   }
 }
@@ -130,7 +130,7 @@ export const BUYER_TOOLS: ToolDefinition[] = [
     description: "The account holder this token acts for: id, email and name. Needs profile:read. The result is exactly GET /api/v1/buyer/me.",
     run: async (args, caller) => {
       bodyArguments(NoArguments, args);
-      return { data: await getProfile(db(), holder(caller).userId) };
+      return { data: await withDb((client) => getProfile(client, holder(caller).userId)) };
     },
     text: (result) => text.profileText(result.data as BuyerUserData),
   },
@@ -142,7 +142,7 @@ export const BUYER_TOOLS: ToolDefinition[] = [
       "The holder's own cart (the one they see on the site), with current prices: each line's listing_id, title, store, quantity, unit and line totals, in_stock and purchasable (a line that is not purchasable is left out of subtotal_cents and refused at checkout). Stock counts are never shown. Needs cart:read. The result is exactly GET /api/v1/buyer/cart.",
     run: async (args, caller) => {
       bodyArguments(NoArguments, args);
-      return { data: await getBuyerCart(db(), holder(caller).userId) };
+      return { data: await withDb((client) => getBuyerCart(client, holder(caller).userId)) };
     },
     text: cartText,
   },
@@ -207,7 +207,7 @@ export const BUYER_TOOLS: ToolDefinition[] = [
     description:
       "The holder's orders, newest first, limit (1-100, default 25) a page; pass next_cursor back as cursor for the next page (null on the last). Needs orders:read. The result is exactly GET /api/v1/buyer/orders.",
     run: async (args, caller) => {
-      const page = await listOrders(db(), holder(caller).userId, queryArguments(ListArguments, args));
+      const page = await withDb((client) => listOrders(client, holder(caller).userId, queryArguments(ListArguments, args)));
       return { data: page.list, next_cursor: page.next_cursor };
     },
     text: (result) => text.ordersText(result.data as OrderData[], result.next_cursor ?? null),
@@ -217,7 +217,7 @@ export const BUYER_TOOLS: ToolDefinition[] = [
     ...fromEndpoint(getOrderEndpoint, once(() => jsonSchemaOf(GetOrderArguments)), READ, "Get an order"),
     description:
       "One of the holder's orders by id or number (M-10042), with its lines (their ids are what request_return takes). Needs orders:read. The result is exactly GET /api/v1/buyer/orders/{id}.",
-    run: async (args, caller) => ({ data: await getOrder(db(), holder(caller).userId, bodyArguments(GetOrderArguments, args).order_id) }),
+    run: async (args, caller) => ({ data: await withDb((client) => getOrder(client, holder(caller).userId, bodyArguments(GetOrderArguments, args).order_id)) }),
     text: (result) => text.orderText(result.data as OrderData),
   },
   {
@@ -238,7 +238,7 @@ export const BUYER_TOOLS: ToolDefinition[] = [
     description:
       "The holder's returns, newest first, limit (1-100, default 25) a page; pass next_cursor back as cursor. Needs returns:read. The result is exactly GET /api/v1/buyer/returns.",
     run: async (args, caller) => {
-      const page = await listReturns(db(), holder(caller).userId, queryArguments(ListArguments, args));
+      const page = await withDb((client) => listReturns(client, holder(caller).userId, queryArguments(ListArguments, args)));
       return { data: page.list, next_cursor: page.next_cursor };
     },
     text: (result) => text.returnsText(result.data as ReturnData[], result.next_cursor ?? null),
@@ -299,7 +299,7 @@ export const VIEW_TOOLS: ToolDefinition[] = [
     visibility: ["app"],
     run: async (args, caller) => {
       bodyArguments(NoArguments, args);
-      return { data: await checkoutSummary(holder(caller).userId) };
+      return { data: await withDb((client) => checkoutSummary(client, holder(caller).userId)) };
     },
     text: (result) => text.checkoutSummaryText(result.data as CheckoutSummaryData),
   },

@@ -17,6 +17,7 @@ import { connectionGuide } from "../connection-guide";
 import { advertisedInput, once, responseBody } from "../schemas";
 import * as text from "../text";
 import type { ToolDefinition } from "./types";
+import { withDb } from "@/lib/http/database";
 
 const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false };
 export const NoArguments = zod.object({}).strict();
@@ -83,7 +84,7 @@ The link is for a human: give them the URL. Opening it puts the lines into that 
     inputSchema: advertisedInput(cartLinkInput),
     outputSchema: responseBody(CartLinkResponse, cartLinksEndpoint.errors, cartLinkInput),
     annotations: { title: "Create a cart link for a person", readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    run: async (args) => ({ data: await createCartLink(bodyArguments(CartLinkRequest, args)) }),
+    run: async (args) => ({ data: await withDb((client) => createCartLink(client, bodyArguments(CartLinkRequest, args))) }),
     text: (result) => text.cartLinkText(result.data as z.output<typeof CartLinkResponse>["data"]),
   },
   {
@@ -94,7 +95,7 @@ The link is for a human: give them the URL. Opening it puts the lines into that 
     outputSchema: responseBody(zod.object({ data: zod.array(HelpArticleSummary), meta: HelpSearchMeta }).strict(), [], helpSearchInput),
     annotations: { title: "Search the help centre", ...READ_ONLY },
     run: async (args) => {
-      const articles = await searchHelpArticles(bodyArguments(HelpSearchRequest, args).q);
+      const articles = await withDb((client) => searchHelpArticles(client, bodyArguments(HelpSearchRequest, args).q));
       return { data: articles, meta: { count: articles.length } };
     },
     text: (result) => text.helpSearchText(result.data as z.output<typeof HelpArticleSummary>[]),
@@ -106,7 +107,7 @@ The link is for a human: give them the URL. Opening it puts the lines into that 
     inputSchema: advertisedInput(helpArticleInput),
     outputSchema: responseBody(zod.object({ data: HelpArticle, meta: RequestMeta }).strict(), ["help_article_not_found"], helpArticleInput),
     annotations: { title: "Read a help article", ...READ_ONLY },
-    run: async (args) => ({ data: await getHelpArticle(bodyArguments(HelpArticlePath, args).slug) }),
+    run: async (args) => ({ data: await withDb((client) => getHelpArticle(client, bodyArguments(HelpArticlePath, args).slug)) }),
     text: (result) => text.helpArticleText(result.data as z.output<typeof HelpArticle>),
   },
   {

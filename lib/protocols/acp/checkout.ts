@@ -11,8 +11,8 @@ import {
 } from "@/lib/checkout";
 import { LINE_QUANTITY_MAX } from "@/lib/cart/cart";
 import { absoluteUrl } from "@/lib/config";
-import { db, type DbClient, type Prisma } from "@/lib/db";
-import { transaction } from "@/lib/http/database";
+import type { DbClient, Prisma } from "@/lib/db";
+import { transaction, withDb } from "@/lib/http/database";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 
@@ -84,8 +84,8 @@ function linesOf(items: CheckoutCreateData["line_items"]): ExplicitLine[] {
 }
 
 /** The lines, once each names something for sale: one that does not is the request's fault (400); the rest is said in messages. */
-async function forSale(lines: ExplicitLine[]): Promise<ExplicitLine[]> {
-  const quote = await quoteCheckout({ lines });
+async function forSale(client: DbClient, lines: ExplicitLine[]): Promise<ExplicitLine[]> {
+  const quote = await quoteCheckout(client, { lines });
   const missing = quote.lines.findIndex((l) => l.status === "unavailable");
   if (missing >= 0) throw new AppError("parameter_invalid", `No item '${quote.lines[missing]!.listing_id}' is for sale here.`, `$.line_items[${missing}].id`);
   return lines;
@@ -100,36 +100,33 @@ function addressInput(address: AddressData) {
   return { full_name: address.name, line1: address.line_one, line2: address.line_two ?? null, city: address.city, state: address.state, postal_code: address.postal_code, country: address.country.toUpperCase() };
 }
 
-async function readState(sessionId: string, caller: AcpCaller, client: DbClient = db()): Promise<AcpState> {
+async function readState(client: DbClient, sessionId: string, caller: AcpCaller): Promise<AcpState> {
   const row = await client.protocolCheckout.findUnique({ where: { sessionId } });
   if (!row || row.protocol !== "acp" || row.platform !== caller.platform) throw new AppError("checkout_session_not_found", `No checkout session '${sessionId}' of yours.`);
   return row.state as unknown as AcpState;
 }
 
 /** The caller's session: 404 for an unknown id or another platform's. */
-async function sessionFor(caller: AcpCaller, id: string) {
+async function sessionFor(client: DbClient, caller: AcpCaller, id: string) {
   if (!isUuid(id)) throw new AppError("checkout_session_not_found", `No checkout session '${String(id).slice(0, 100)}' of yours.`);
-  const state = await readState(id.toLowerCase(), caller);
-  return { view: await getCheckoutSession(id, GUEST), state };
+  const state = await readState(client, id.toLowerCase(), caller);
+  return { view: await getCheckoutSession(client, id, GUEST), state };
 }
 
 export async function createAcpCheckout(caller: AcpCaller, body: CheckoutCreateData) {
   checkCurrency(body.currency);
-  const lines = await forSale(linesOf(body.line_items));
+  const lines = await withDb((client) => forSale(client, linesOf(body.line_items)));
   const state: AcpState = { buyer: body.buyer ?? null, fulfillment_details: body.fulfillment_details ?? null, locale: body.locale ?? null, selected: {} };
   const address = state.fulfillment_details?.address;
   const view = await transaction(async (tx) => {
-    const created = await createCheckoutSession(
-      {
-        buyer: state.buyer ? { email: state.buyer.email } : state.fulfillment_details?.email ? { email: state.fulfillment_details.email } : { email: null },
-        source: { lines },
-        placedVia: "agent",
-        shippingAddress: address ? addressInput(address) : undefined,
-        payment: "card",
-        splitByStore: true,
-      },
-      tx,
-    );
+    const created = await createCheckoutSession(tx, {
+      buyer: state.buyer ? { email: state.buyer.email } : state.fulfillment_details?.email ? { email: state.fulfillment_details.email } : { email: null },
+      source: { lines },
+      placedVia: "agent",
+      shippingAddress: address ? addressInput(address) : undefined,
+      payment: "card",
+      splitByStore: true,
+    });
     await tx.protocolCheckout.create({ data: { sessionId: created.id, protocol: "acp", platform: caller.platform, state: state as unknown as Prisma.InputJsonObject } });
     return created;
   });
@@ -137,7 +134,7 @@ export async function createAcpCheckout(caller: AcpCaller, body: CheckoutCreateD
 }
 
 export async function getAcpCheckout(caller: AcpCaller, id: string) {
-  const { view, state } = await sessionFor(caller, id);
+  const { view, state } = await withDb((client) => sessionFor(client, caller, id));
   return render(view, state);
 }
 
@@ -149,10 +146,10 @@ function closed(view: CheckoutSessionView): AppError | null {
 }
 
 export async function updateAcpCheckout(caller: AcpCaller, id: string, body: CheckoutUpdateData) {
-  const { view: before, state: previous } = await sessionFor(caller, id);
+  const { view: before, state: previous } = await withDb((client) => sessionFor(client, caller, id));
   const refusal = closed(before);
   if (refusal) throw refusal;
-  const lines = body.line_items ? await forSale(linesOf(body.line_items)) : undefined;
+  const lines = body.line_items ? await withDb((client) => forSale(client, linesOf(body.line_items!))) : undefined;
   const state: AcpState = {
     ...previous,
     buyer: body.buyer ?? previous.buyer,
@@ -169,7 +166,7 @@ export async function updateAcpCheckout(caller: AcpCaller, id: string, body: Che
   const address = state.fulfillment_details?.address;
   const email = state.buyer?.email ?? state.fulfillment_details?.email ?? null;
   const view = await transaction(async (tx) => {
-    const updated = await updateCheckoutSession(before.id, GUEST, { ...(lines ? { lines } : {}), shippingAddress: address ? addressInput(address) : null, email }, tx);
+    const updated = await updateCheckoutSession(tx, before.id, GUEST, { ...(lines ? { lines } : {}), shippingAddress: address ? addressInput(address) : null, email });
     await tx.protocolCheckout.update({ where: { sessionId: before.id }, data: { state: state as unknown as Prisma.InputJsonObject } });
     return updated;
   });
@@ -182,7 +179,7 @@ export async function updateAcpCheckout(caller: AcpCaller, id: string, body: Che
  * `checkout_session_with_payment_declined`): nothing was placed, and the agent can try again.
  */
 export async function completeAcpCheckout(caller: AcpCaller, id: string, body: CheckoutCompleteData) {
-  const { view, state: previous } = await sessionFor(caller, id);
+  const { view, state: previous } = await withDb((client) => sessionFor(client, caller, id));
   const refusal = closed(view);
   if (refusal) throw refusal;
   if (body.payment_data.handler_id !== TEST_HANDLER_ID) {
@@ -191,20 +188,22 @@ export async function completeAcpCheckout(caller: AcpCaller, id: string, body: C
   const state: AcpState = { ...previous, buyer: body.buyer ?? previous.buyer };
   if (body.buyer) {
     await transaction(async (tx) => {
-      await updateCheckoutSession(view.id, GUEST, { email: body.buyer!.email }, tx);
+      await updateCheckoutSession(tx, view.id, GUEST, { email: body.buyer!.email });
       await tx.protocolCheckout.update({ where: { sessionId: view.id }, data: { state: state as unknown as Prisma.InputJsonObject } });
     });
   }
-  const ready = await getCheckoutSession(view.id, GUEST);
+  const ready = await withDb((client) => getCheckoutSession(client, view.id, GUEST));
   if (messagesOf(ready).length) return { status: 200 as const, body: renderView(ready, state) };
   try {
-    const { session } = await completeCheckoutSession(view.id, GUEST, { cardNumber: body.payment_data.instrument.credential.token, expectedTotalCents: ready.quote.total_cents });
+    const { session } = await withDb((client) =>
+      completeCheckoutSession(client, view.id, GUEST, { cardNumber: body.payment_data.instrument.credential.token, expectedTotalCents: ready.quote.total_cents }),
+    );
     return { status: 200 as const, body: render(session, state) };
   } catch (err) {
     if (!(err instanceof AppError)) throw err;
     const code = { payment_declined: "payment_declined", insufficient_stock: "out_of_stock", listing_unavailable: "out_of_stock", total_changed: "invalid" }[err.code as string];
     if (!code) throw err;
-    const now = await getCheckoutSession(view.id, GUEST);
+    const now = await withDb((client) => getCheckoutSession(client, view.id, GUEST));
     return {
       status: 200 as const,
       body: renderView(now, state, [{ type: "error", code, content_type: "plain", content: err.message, resolution: "recoverable", ...(err.code === "payment_declined" ? { param: "$.payment_data" } : {}) }]),
@@ -213,12 +212,12 @@ export async function completeAcpCheckout(caller: AcpCaller, id: string, body: C
 }
 
 export async function cancelAcpCheckout(caller: AcpCaller, id: string, reasonCode: string | undefined) {
-  const { view } = await sessionFor(caller, id);
+  const { view } = await withDb((client) => sessionFor(client, caller, id));
   if (view.status === "completed" || view.status === "canceled") {
     throw new AppError("acp_session_not_cancelable", `This checkout session is ${view.status} already: it cannot be canceled.`);
   }
-  const canceled = await cancelCheckoutSession(view.id, GUEST, reasonCode ?? "canceled_by_agent");
-  const state = await readState(view.id, caller);
+  const canceled = await transaction((tx) => cancelCheckoutSession(tx, view.id, GUEST, reasonCode ?? "canceled_by_agent"));
+  const state = await withDb((client) => readState(client, view.id, caller));
   return renderView(canceled, state, [{ type: "info", content_type: "plain", content: "This checkout session has been canceled." }]);
 }
 

@@ -11,8 +11,8 @@ import {
 } from "@/lib/checkout";
 import { listAddresses } from "@/lib/accounts/addresses";
 import { LINE_QUANTITY_MAX } from "@/lib/cart/cart";
-import { db, type DbClient, type Prisma } from "@/lib/db";
-import { transaction } from "@/lib/http/database";
+import type { DbClient, Prisma, PrismaClient } from "@/lib/db";
+import { transaction, withDb } from "@/lib/http/database";
 import { AppError } from "@/lib/errors";
 import { parseShippingAddress } from "@/lib/orders/address";
 import { isUuid } from "@/lib/ids";
@@ -42,8 +42,8 @@ export interface UcpCaller {
 const AGENT_RULES = new Set(["agentic_checkout_disabled", "agentic_purchasing_off", "per_order_limit_exceeded", "monthly_limit_exceeded"]);
 
 /** A linked holder's saved addresses, offered as destinations; nobody else's, ever. */
-async function savedOf(caller: UcpCaller): Promise<Destination[]> {
-  return caller.holder ? savedDestinations(await listAddresses(caller.holder.userId)) : [];
+async function savedOf(client: DbClient, caller: UcpCaller): Promise<Destination[]> {
+  return caller.holder ? savedDestinations(await listAddresses(client, caller.holder.userId)) : [];
 }
 
 function viewerOf(caller: UcpCaller) {
@@ -72,7 +72,7 @@ async function linesOf(body: CheckoutCreateData): Promise<ExplicitLine[]> {
     throw refusal(400, [{ type: "error", code: "invalid", path: "$.line_items", content: "At most 20 different items can be checked out at once.", severity: "recoverable" }]);
   }
   if (lines.length) {
-    const quote = await quoteCheckout({ lines });
+    const quote = await withDb((client) => quoteCheckout(client, { lines }));
     quote.lines.forEach((q, n) => {
       const path = `$.line_items[${lines[n]!.index}]`;
       if (q.status === "unavailable") {
@@ -129,7 +129,7 @@ const FIELD_WORDS: Record<(typeof REQUIRED_ADDRESS_FIELDS)[number], string> = {
 };
 
 /** The UCP state of a session; a session another door made is not a UCP checkout (404). */
-async function readState(sessionId: string, client: DbClient = db()): Promise<UcpState> {
+async function readState(client: DbClient, sessionId: string): Promise<UcpState> {
   const row = await client.protocolCheckout.findUnique({ where: { sessionId } });
   if (!row || row.protocol !== "ucp") throw new AppError("checkout_session_not_found", "No such checkout session.");
   const state = row.state as unknown as Partial<UcpState>;
@@ -144,9 +144,9 @@ function stateData(state: UcpState) {
  * The checkout's answer. While the session has no address yet, its shipping is priced for the
  * selected destination's country (a platform may give a country alone to see the options).
  */
-async function render(view: CheckoutSessionView, state: UcpState, caller: UcpCaller): Promise<UcpCheckout> {
+async function render(client: DbClient, view: CheckoutSessionView, state: UcpState, caller: UcpCaller): Promise<UcpCheckout> {
   const country = quoteCountry(state.fulfillment);
-  const priced = country && !view.shipping_address && view.quote.country !== country ? await getCheckoutSession(view.id, viewerOf(caller), db(), { country }) : view;
+  const priced = country && !view.shipping_address && view.quote.country !== country ? await getCheckoutSession(client, view.id, viewerOf(caller), { country }) : view;
   const { problems } = addressFrom(state);
   return renderCheckout(priced, state, problems);
 }
@@ -157,61 +157,59 @@ export async function createUcpCheckout(caller: UcpCaller, body: CheckoutCreateD
   const state: UcpState = {
     currency: CURRENCY,
     buyer: body.buyer ?? null,
-    fulfillment: mergeFulfillment(EMPTY_FULFILLMENT, body.fulfillment, await savedOf(caller)),
+    fulfillment: mergeFulfillment(EMPTY_FULFILLMENT, body.fulfillment, await withDb((client) => savedOf(client, caller))),
     payment: body.payment ?? null,
   };
   const { address } = addressFrom(state);
   const email = body.buyer?.email;
   const view = await transaction(async (tx) => {
-    const created = await createCheckoutSession(
-      {
-        buyer: caller.holder ? { userId: caller.holder.userId } : email ? { email } : { email: null },
-        source: { lines },
-        placedVia: "agent",
-        agentGrantId: caller.holder?.agent.grantId,
-        payment: "card",
-        splitByStore: true,
-      },
-      tx,
-    );
+    const created = await createCheckoutSession(tx, {
+      buyer: caller.holder ? { userId: caller.holder.userId } : email ? { email } : { email: null },
+      source: { lines },
+      placedVia: "agent",
+      agentGrantId: caller.holder?.agent.grantId,
+      payment: "card",
+      splitByStore: true,
+    });
     await tx.protocolCheckout.create({ data: { sessionId: created.id, protocol: "ucp", platform: caller.platform, ...stateData(state) } });
-    return address ? updateCheckoutSession(created.id, viewerOf(caller), { shippingAddress: address }, tx) : created;
+    return address ? updateCheckoutSession(tx, created.id, viewerOf(caller), { shippingAddress: address }) : created;
   });
-  return render(view, state, caller);
+  return withDb((client) => render(client, view, state, caller));
 }
 
 export async function getUcpCheckout(caller: UcpCaller, id: string): Promise<UcpCheckout> {
-  const view = await getCheckoutSession(id, viewerOf(caller));
-  return render(view, await readState(view.id), caller);
+  return withDb(async (client) => {
+    const view = await getCheckoutSession(client, id, viewerOf(caller));
+    return render(client, view, await readState(client, view.id), caller);
+  });
 }
 
 export async function updateUcpCheckout(caller: UcpCaller, id: string, body: CheckoutUpdateData): Promise<UcpCheckout> {
   checkCurrency(body.currency);
   // 404 for another's session or an unknown id, before anything about the body is said.
-  const before = await getCheckoutSession(id, viewerOf(caller));
+  const before = await withDb((client) => getCheckoutSession(client, id, viewerOf(caller)));
   if (before.status === "completed" || before.status === "canceled" || before.status === "expired") {
     throw new AppError("checkout_session_closed", `This checkout is ${before.status === "expired" ? "expired" : before.status}: it cannot change any more.`);
   }
   const lines = await linesOf(body);
-  const previous = await readState(before.id);
+  const previous = await withDb((client) => readState(client, before.id));
   const state: UcpState = {
     currency: CURRENCY,
     buyer: body.buyer ?? previous.buyer,
-    fulfillment: mergeFulfillment(previous.fulfillment, body.fulfillment, await savedOf(caller)),
+    fulfillment: mergeFulfillment(previous.fulfillment, body.fulfillment, await withDb((client) => savedOf(client, caller))),
     payment: body.payment ?? previous.payment,
   };
   const { address } = addressFrom(state);
   const view = await transaction(async (tx) => {
-    const updated = await updateCheckoutSession(
-      before.id,
-      viewerOf(caller),
-      { lines, shippingAddress: address, ...(caller.holder ? {} : { email: state.buyer?.email ?? null }) },
-      tx,
-    );
+    const updated = await updateCheckoutSession(tx, before.id, viewerOf(caller), {
+      lines,
+      shippingAddress: address,
+      ...(caller.holder ? {} : { email: state.buyer?.email ?? null }),
+    });
     await tx.protocolCheckout.update({ where: { sessionId: before.id }, data: stateData(state) });
     return updated;
   });
-  return render(view, state, caller);
+  return withDb((client) => render(client, view, state, caller));
 }
 
 /** The card number a complete's instrument carries: a card credential's number, or a token that is one. */
@@ -232,22 +230,26 @@ function cardNumberOf(id: string, body: CheckoutCompleteData): string {
 }
 
 export async function completeUcpCheckout(caller: UcpCaller, id: string, body: CheckoutCompleteData): Promise<UcpCheckout> {
-  const view = await getCheckoutSession(id, viewerOf(caller));
+  return withDb((client) => completeWith(client, caller, id, body));
+}
+
+async function completeWith(client: PrismaClient, caller: UcpCaller, id: string, body: CheckoutCompleteData): Promise<UcpCheckout> {
+  const view = await getCheckoutSession(client, id, viewerOf(caller));
   if (view.status === "completed" || view.status === "canceled" || view.status === "expired") {
     throw new AppError("checkout_session_closed", `This checkout is ${view.status}: it cannot be completed again.`);
   }
-  const state = await readState(view.id);
-  const current = await render(view, state, caller);
+  const state = await readState(client, view.id);
+  const current = await render(client, view, state, caller);
   // What the request can fix is refused here, all at once; an agent's limits are the domain's to
   // refuse, in their order and with their codes (403), exactly as on the agent MCP server.
   const blocking = (current.messages ?? []).filter((m) => !AGENT_RULES.has(m.code));
   if (blocking.length) throw refusal(400, blocking);
   const cardNumber = cardNumberOf(view.id, body);
-  const { session } = await completeCheckoutSession(view.id, viewerOf(caller), { cardNumber, agent: caller.holder?.agent, expectedTotalCents: view.quote.total_cents });
-  return render(session, state, caller);
+  const { session } = await completeCheckoutSession(client, view.id, viewerOf(caller), { cardNumber, agent: caller.holder?.agent, expectedTotalCents: view.quote.total_cents });
+  return render(client, session, state, caller);
 }
 
 export async function cancelUcpCheckout(caller: UcpCaller, id: string): Promise<UcpCheckout> {
-  const view = await cancelCheckoutSession(id, viewerOf(caller), "canceled_by_platform");
-  return render(view, await readState(view.id), caller);
+  const view = await transaction((tx) => cancelCheckoutSession(tx, id, viewerOf(caller), "canceled_by_platform"));
+  return withDb(async (client) => render(client, view, await readState(client, view.id), caller));
 }

@@ -1,4 +1,4 @@
-import { db, type Prisma, type DbClient } from "@/lib/db";
+import type { Prisma, DbClient } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import { isUuid } from "@/lib/ids";
 import { orderPageUrl } from "@/lib/orders/confirmation";
@@ -22,8 +22,8 @@ type OrderRow = Prisma.OrderGetPayload<{ include: typeof INCLUDE }>;
  * The order `id` of a checkout the viewer may see: orders of guest checkouts are found by their
  * unguessable id alone; an account holder's only by that holder.
  */
-export async function ucpOrder(id: unknown, viewer: { userId: string | null }) {
-  const row = isUuid(id) ? await db().order.findUnique({ where: { id: id.toLowerCase() }, include: INCLUDE }) : null;
+export async function ucpOrder(client: DbClient, id: unknown, viewer: { userId: string | null }) {
+  const row = isUuid(id) ? await client.order.findUnique({ where: { id: id.toLowerCase() }, include: INCLUDE }) : null;
   if (!row || row.checkoutSessionId === null || row.userId !== viewer.userId) throw new AppError("order_not_found", "No such order.");
   return renderUcpOrder(row);
 }

@@ -1,5 +1,4 @@
 import { Webhook } from "standardwebhooks";
-import { db } from "@/lib/db";
 import type { Channel, Channels } from "@/lib/webhooks/deliver";
 import { disableGoneEndpoint, signingSecrets } from "./endpoints";
 
@@ -10,18 +9,18 @@ import { disableGoneEndpoint, signingSecrets } from "./endpoints";
  * "<id>.<timestamp>.<body>">` by each signing secret, space-separated (two during a rotation).
  */
 const seller: Channel = {
-  async destination(delivery) {
-    const endpoint = delivery.endpointId ? await db().webhookEndpoint.findUnique({ where: { id: delivery.endpointId } }) : null;
+  async destination(client, delivery) {
+    const endpoint = delivery.endpointId ? await client.webhookEndpoint.findUnique({ where: { id: delivery.endpointId } }) : null;
     if (!endpoint) return { skip: "the endpoint was deleted" };
     if (endpoint.status !== "enabled") return { skip: `the endpoint is disabled (${endpoint.disabledReason ?? "disabled"})` };
     return { url: endpoint.url };
   },
-  async render(delivery) {
-    const event = delivery.eventId ? await db().webhookEvent.findUnique({ where: { id: delivery.eventId } }) : null;
+  async render(client, delivery) {
+    const event = delivery.eventId ? await client.webhookEvent.findUnique({ where: { id: delivery.eventId } }) : null;
     return event?.body ?? null;
   },
-  async headers(delivery, body, now) {
-    const endpoint = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: delivery.endpointId! } });
+  async headers(client, delivery, body, now) {
+    const endpoint = await client.webhookEndpoint.findUniqueOrThrow({ where: { id: delivery.endpointId! } });
     const id = delivery.eventId!;
     return {
       "webhook-id": id,
@@ -31,8 +30,8 @@ const seller: Channel = {
         .join(" "),
     };
   },
-  async gone(delivery) {
-    if (delivery.endpointId) await disableGoneEndpoint(db(), delivery.endpointId);
+  async gone(client, delivery) {
+    if (delivery.endpointId) await disableGoneEndpoint(client, delivery.endpointId);
   },
 };
 

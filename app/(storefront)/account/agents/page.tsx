@@ -3,6 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { pendingApprovals } from "@/lib/agents/approvals";
 import { AGENT_SETTINGS_LABELS, agentSpendByGrant, agentSpendThisMonth, getAgentSettings, limitFieldText } from "@/lib/agents/settings";
+import { withDb } from "@/lib/http/database";
 import { getSessionUser } from "@/lib/http/session";
 import { formatCents } from "@/lib/catalog/money";
 import { decodeFlash } from "@/lib/http/flash";
@@ -27,14 +28,16 @@ export default async function AgentsPage({ searchParams }: { searchParams: Searc
   if (!user) redirect("/signin?next=%2Faccount%2Fagents");
   const params = await searchParams;
   const flash = decodeFlash(one(params.flash));
-  const [settings, spent, marketplaceOn, connections, spentByGrant, waiting] = await Promise.all([
-    getAgentSettings(user.id),
-    agentSpendThisMonth(user.id),
-    getSetting("agentic_checkout"),
-    listConnections(user.id),
-    agentSpendByGrant(user.id),
-    pendingApprovals(user.id),
-  ]);
+  const [settings, spent, marketplaceOn, connections, spentByGrant, waiting] = await withDb((client) =>
+    Promise.all([
+      getAgentSettings(client, user.id),
+      agentSpendThisMonth(client, user.id),
+      getSetting(client, "agentic_checkout"),
+      listConnections(client, user.id),
+      agentSpendByGrant(client, user.id),
+      pendingApprovals(client, user.id),
+    ]),
+  );
   const form = new FormState("agent-settings", flash);
   return (
     <main className="page" data-page="account-agents">

@@ -1,4 +1,5 @@
 import { setAccountPassword } from "@/lib/accounts/account-password";
+import { withDb } from "@/lib/http/database";
 import { currentSessionId } from "@/lib/http/session";
 import { formRoute } from "@/lib/http/form";
 import { refused, seeOther } from "../_lib/post";
@@ -9,7 +10,8 @@ import { refused, seeOther } from "../_lib/post";
  */
 export const POST = formRoute({ name: "account.password", session: "required", rateLimit: "sign_in" }, async ({ form, user }) => {
   try {
-    await setAccountPassword(user!.id, { current: form.current_password, password: form.password }, await currentSessionId());
+    const keepSessionId = await currentSessionId();
+    await withDb((client) => setAccountPassword(client, user!.id, { current: form.current_password, password: form.password }, keepSessionId));
     return seeOther("/account?notice=password_saved");
   } catch (err) {
     return refused("/account", "password", err, {});

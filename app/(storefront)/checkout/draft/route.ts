@@ -1,5 +1,6 @@
 import { CART_COOKIE } from "@/lib/cart/cookie";
 import { saveCheckoutDraft } from "@/lib/checkout";
+import { withDb } from "@/lib/http/database";
 import { formRoute } from "@/lib/http/form";
 import { cartOwnerOf } from "../../_lib/cart-owner";
 import { seeOther } from "@/lib/http/form-answer";
@@ -11,6 +12,6 @@ import { seeOther } from "@/lib/http/form-answer";
  */
 export const POST = formRoute({ name: "checkout.draft", session: "optional" }, async ({ request, form, user }) => {
   const owner = cartOwnerOf(user, request.cookies.get(CART_COOKIE)?.value);
-  const saved = owner ? await saveCheckoutDraft(owner, form) : false;
+  const saved = owner ? await withDb((client) => saveCheckoutDraft(client, owner, form)) : false;
   return seeOther(saved ? "/checkout?draft=saved" : "/checkout");
 });

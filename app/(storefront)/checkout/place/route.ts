@@ -1,5 +1,6 @@
 import { CART_COOKIE } from "@/lib/cart/cookie";
 import { AppError } from "@/lib/errors";
+import { withDb } from "@/lib/http/database";
 import { formRoute } from "@/lib/http/form";
 import { placeOrder, saveCheckoutDraft } from "@/lib/checkout";
 import { cartOwnerOf } from "../../_lib/cart-owner";
@@ -18,21 +19,23 @@ export const POST = formRoute({ name: "checkout.place", session: "optional" }, a
   try {
     if (!owner) throw new AppError("cart_empty", "Your cart is empty: there is nothing to buy.");
     const typedAddress = form.address !== "saved";
-    const placed = await placeOrder({
-      buyer: user ? { userId: user.id } : { email: form.email ?? "" },
-      source: { cart: owner },
-      shippingAddress: typedAddress
-        ? { full_name: form.full_name, line1: form.line1, line2: form.line2, city: form.city, state: form.state, postal_code: form.postal_code }
-        : undefined,
-      cardNumber: form.payment === "saved" ? undefined : (form.card_number ?? ""),
-      placedVia: "storefront",
-      checkoutToken: checkoutTokenOf(form),
-      expectedTotalCents: expectedTotalOf(form),
-      expectedLines: expectedLinesOf(form),
-    });
+    const placed = await withDb((client) =>
+      placeOrder(client, {
+        buyer: user ? { userId: user.id } : { email: form.email ?? "" },
+        source: { cart: owner },
+        shippingAddress: typedAddress
+          ? { full_name: form.full_name, line1: form.line1, line2: form.line2, city: form.city, state: form.state, postal_code: form.postal_code }
+          : undefined,
+        cardNumber: form.payment === "saved" ? undefined : (form.card_number ?? ""),
+        placedVia: "storefront",
+        checkoutToken: checkoutTokenOf(form),
+        expectedTotalCents: expectedTotalOf(form),
+        expectedLines: expectedLinesOf(form),
+      }),
+    );
     return seeOther(placed.confirmation_path);
   } catch (err) {
-    if (owner && err instanceof AppError && err.status < 500) await saveCheckoutDraft(owner, form);
+    if (owner && err instanceof AppError && err.status < 500) await withDb((client) => saveCheckoutDraft(client, owner, form));
     return refusedCheckout(err, form);
   }
 });

@@ -7,6 +7,7 @@ import remarkGfm from "remark-gfm";
 import { canonicalUrl } from "../../_lib/request-origin";
 import { AppError } from "@/lib/errors";
 import { getHelpArticle } from "@/lib/help/articles";
+import { withDb } from "@/lib/http/database";
 import { forgetStorefrontPage } from "@/lib/storefront/page-exists";
 
 export const dynamic = "force-dynamic";
@@ -15,7 +16,7 @@ type Props = { params: Promise<{ slug: string }> };
 
 const loadArticle = cache(async (slug: string) => {
   try {
-    return await getHelpArticle(slug);
+    return await withDb((client) => getHelpArticle(client, slug));
   } catch (err) {
     if (err instanceof AppError && err.code === "help_article_not_found") {
       forgetStorefrontPage({ kind: "help", slug }); // see lib/storefront/page-exists.ts

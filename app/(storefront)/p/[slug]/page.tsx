@@ -7,6 +7,7 @@ import { getProduct } from "@/lib/catalog/product";
 import { atRequestOrigin } from "../../_lib/request-origin";
 import { offerTerms, type ParcelTerms } from "@/lib/checkout";
 import { AppError } from "@/lib/errors";
+import { withDb } from "@/lib/http/database";
 import type { ProductRecordData } from "@/lib/schemas/catalog";
 import { NONCE_HEADER } from "@/lib/http/security-headers";
 import { forgetStorefrontPage } from "@/lib/storefront/page-exists";
@@ -49,7 +50,7 @@ export default async function ProductPage({ params }: Props) {
   const nonce = (await headers()).get(NONCE_HEADER) ?? undefined;
   const buyBox = product.offers.find((o) => o.listing_id === product.buy_box_listing_id) ?? null;
   // Each offer bought alone and shipped to the US: the same rule as a checkout quote.
-  const terms = await offerTerms(product.offers.map((o) => o.listing_id), "US");
+  const terms = await withDb((client) => offerTerms(client, product.offers.map((o) => o.listing_id), "US"));
   const [cover, ...more] = product.images;
   const attributes = attributeRows(product.attributes);
 

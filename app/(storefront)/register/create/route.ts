@@ -1,4 +1,5 @@
 import { registerWithPassword } from "@/lib/accounts/sign-in";
+import { withDb } from "@/lib/http/database";
 import { seeOther } from "@/lib/http/form-answer";
 import { signedIn } from "@/lib/http/sign-in";
 import { AppError } from "@/lib/errors";
@@ -9,7 +10,7 @@ import { registerPage } from "../../_lib/account-paths";
 export const POST = formRoute({ name: "register", rateLimit: "sign_in" }, async ({ request, form }) => {
   let result;
   try {
-    result = await registerWithPassword({ email: form.email ?? "", password: form.password ?? "", name: form.name });
+    result = await withDb((client) => registerWithPassword(client, { email: form.email ?? "", password: form.password ?? "", name: form.name }));
   } catch (err) {
     if (err instanceof AppError && err.param) return seeOther(registerPage({ error: `${err.param}_invalid`, next: form.next }));
     throw err;

@@ -1,5 +1,6 @@
 import type { NextRequest } from "next/server";
 import { redeemSignInLink, sendSignInLink } from "@/lib/accounts/sign-in";
+import { withDb } from "@/lib/http/database";
 import { seeOther } from "@/lib/http/form-answer";
 import { getSessionUser } from "@/lib/http/session";
 import { signedIn } from "@/lib/http/sign-in";
@@ -17,7 +18,7 @@ import { signinPage } from "../../_lib/account-paths";
  */
 export const POST = formRoute({ name: "signin.link.request", rateLimit: "sign_in" }, async ({ form }) => {
   try {
-    await sendSignInLink(form.email ?? "", safeNextPath(form.next, "") || null);
+    await withDb((client) => sendSignInLink(client, form.email ?? "", safeNextPath(form.next, "") || null));
   } catch (err) {
     if (err instanceof AppError && err.param === "email") return seeOther(signinPage({ error: "email_invalid", next: form.next }));
     throw err;
@@ -33,7 +34,8 @@ export const GET = pipeline("signin.link.open", [observe, ipRateLimit("sign_in",
   const request = ctx.request as NextRequest;
   const token = request.nextUrl.searchParams.get("token") ?? "";
   const next = request.nextUrl.searchParams.get("next");
-  const result = await redeemSignInLink(token, (await getSessionUser())?.id ?? null);
+  const signedInAs = (await getSessionUser())?.id ?? null;
+  const result = await withDb((client) => redeemSignInLink(client, token, signedInAs));
   if (result.state !== "signed_in") return seeOther(signinPage({ error: `link_${result.state}`, next }));
   // A password removed on the way: the account page says so, and offers to set a new one.
   return signedIn(request, result.userId, result.passwordRemoved ? "/account?notice=password_removed#password" : next);

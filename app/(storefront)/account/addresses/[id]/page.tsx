@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { getAddress, type SavedAddress } from "@/lib/accounts/addresses";
+import { withDb } from "@/lib/http/database";
 import { getSessionUser } from "@/lib/http/session";
 import { AppError } from "@/lib/errors";
 import { decodeFlash } from "@/lib/http/flash";
@@ -20,7 +21,7 @@ export default async function EditAddressPage({ params, searchParams }: Props) {
   if (!user) redirect(`/signin?next=${encodeURIComponent(`/account/addresses/${id}`)}`);
   let address: SavedAddress;
   try {
-    address = await getAddress(user.id, id);
+    address = await withDb((client) => getAddress(client, user.id, id));
   } catch (err) {
     if (err instanceof AppError && err.code === "address_not_found") notFound();
     throw err;

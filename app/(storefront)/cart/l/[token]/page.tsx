@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { cookies } from "next/headers";
 import { formatCents } from "@/lib/catalog/money";
 import { CartFullError, openCartLink, type LinkLineReport } from "@/lib/cart/cart";
+import { withDb } from "@/lib/http/database";
 import { getSessionUser } from "@/lib/http/session";
 import { CART_COOKIE } from "@/lib/cart/cookie";
 import { CartLines, STATUS_TEXT } from "../../../_components/CartLines";
@@ -26,7 +27,7 @@ export default async function CartLinkPage({ params }: Props) {
   const owner = cartOwnerOf(await getSessionUser(), (await cookies()).get(CART_COOKIE)?.value);
   let result;
   try {
-    result = owner ? await openCartLink(owner, token) : ({ state: "not_found" } as const);
+    result = owner ? await withDb((client) => openCartLink(client, owner, token)) : ({ state: "not_found" } as const);
   } catch (err) {
     if (err instanceof CartFullError) {
       return (

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { withDb } from "@/lib/http/database";
 import { getSessionUser } from "@/lib/http/session";
 import { formatCents } from "@/lib/catalog/money";
 import { orderForConfirmation } from "@/lib/checkout";
@@ -26,7 +27,7 @@ export default async function ConfirmationPage({ params, searchParams }: Props) 
   } catch {
     notFound();
   }
-  const placed = await orderForConfirmation(decoded, { userId: user?.id ?? null, key: query.key });
+  const placed = await withDb((client) => orderForConfirmation(client, decoded, { userId: user?.id ?? null, key: query.key }));
   if (!placed) notFound();
   const { order } = placed;
   const a = order.shipping_address;

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { withDb } from "@/lib/http/database";
 import { getSessionUser } from "@/lib/http/session";
 import { formatCents } from "@/lib/catalog/money";
 import { AppError } from "@/lib/errors";
@@ -32,7 +33,7 @@ export default async function ConsentPage({ params }: Props) {
     throw err;
   }
   if (request.answered) return <Over message="You already answered this authorization request. Go back to the app that sent you here." />;
-  const limits = request.scopes.includes("checkout") ? await getAgentSettings(user.id) : null;
+  const limits = request.scopes.includes("checkout") ? await withDb((client) => getAgentSettings(client, user.id)) : null;
   return (
     <main className="page" data-page="oauth-consent">
       <h1>Connect {request.clientName}?</h1>

@@ -1,11 +1,12 @@
 import { setDefaultAddress } from "@/lib/accounts/addresses";
+import { transaction } from "@/lib/http/database";
 import { formRoute } from "@/lib/http/form";
 import { accountPath, answerRefusal, seeOther } from "../../../_lib/post";
 
 export const POST = formRoute({ name: "account.addresses.default", session: "required" }, async ({ request, form, user }) => {
   const [, id = ""] = accountPath(request);
   try {
-    await setDefaultAddress(user!.id, id);
+    await transaction((tx) => setDefaultAddress(tx, user!.id, id));
     return seeOther("/account?notice=address_default");
   } catch (err) {
     return answerRefusal(err, "/account", "address-list", form);

@@ -5,6 +5,7 @@ import { FormState, When } from "@/app/_components/forms";
 import { OrderLinesTable } from "@/app/_components/orders";
 import { getApproval, type ApprovalView } from "@/lib/agents/approvals";
 import { agentSpendThisMonth, getAgentSettings } from "@/lib/agents/settings";
+import { withDb } from "@/lib/http/database";
 import { getSessionUser } from "@/lib/http/session";
 import { formatCents } from "@/lib/catalog/money";
 import { AppError } from "@/lib/errors";
@@ -35,12 +36,12 @@ export default async function ApprovalPage({ params, searchParams }: Props) {
   if (!user) redirect(`/signin?next=${encodeURIComponent(`/account/agents/approvals/${id}`)}`);
   let approval: ApprovalView;
   try {
-    approval = await getApproval(user.id, id);
+    approval = await withDb((client) => getApproval(client, user.id, id));
   } catch (err) {
     if (err instanceof AppError && err.code === "agent_approval_not_found") notFound();
     throw err;
   }
-  const [settings, spent] = await Promise.all([getAgentSettings(user.id), agentSpendThisMonth(user.id)]);
+  const [settings, spent] = await withDb((client) => Promise.all([getAgentSettings(client, user.id), agentSpendThisMonth(client, user.id)]));
   const form = new FormState("approval", decodeFlash(one(sp.flash)));
   const state = approval.status === "pending" && approval.expired ? "expired" : approval.status;
   const { summary } = approval;

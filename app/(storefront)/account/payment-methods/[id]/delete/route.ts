@@ -1,11 +1,12 @@
 import { removePaymentMethod } from "@/lib/accounts/payment-methods";
+import { transaction } from "@/lib/http/database";
 import { formRoute } from "@/lib/http/form";
 import { accountPath, answerRefusal, seeOther } from "../../../_lib/post";
 
 export const POST = formRoute({ name: "account.payment_methods.remove", session: "required" }, async ({ request, form, user }) => {
   const [, id = ""] = accountPath(request);
   try {
-    await removePaymentMethod(user!.id, id);
+    await transaction((tx) => removePaymentMethod(tx, user!.id, id));
     return seeOther("/account?notice=method_removed");
   } catch (err) {
     return answerRefusal(err, "/account", "payment-method", form);

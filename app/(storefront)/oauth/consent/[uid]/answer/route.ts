@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/errors";
 import { clientIp } from "@/lib/http/client-ip";
+import { withDb } from "@/lib/http/database";
 import { formRoute } from "@/lib/http/form";
 import { seeOther } from "@/lib/http/form-answer";
 import { answerConsent } from "@/lib/oauth/consent";
@@ -13,10 +14,12 @@ export const POST = formRoute({ name: "oauth.consent", session: "required" }, as
   const uid = decodeURIComponent(new URL(request.url).pathname.split("/")[3] ?? "");
   try {
     if (form.account !== user!.id) throw new AppError("consent_wrong_account", "This consent form was shown to another account than the one signed in now. Go back to the app and connect again.");
-    const next = await answerConsent({ headers: request.headers, clientIp: clientIp(request.headers) }, uid, user!.id, {
-      allow: form.decision === "allow",
-      scopes: all("scope"),
-    });
+    const next = await withDb((client) =>
+      answerConsent(client, { headers: request.headers, clientIp: clientIp(request.headers) }, uid, user!.id, {
+        allow: form.decision === "allow",
+        scopes: all("scope"),
+      }),
+    );
     return seeOther(next);
   } catch (err) {
     if (err instanceof AppError && err.code.startsWith("consent_")) return refusal(err);

@@ -1,5 +1,6 @@
 import { decideApproval } from "@/lib/agents/approvals";
 import { AppError } from "@/lib/errors";
+import { withDb } from "@/lib/http/database";
 import { formRoute } from "@/lib/http/form";
 import { accountPath, notFoundResponse, refused, seeOther } from "../../../../_lib/post";
 
@@ -14,7 +15,7 @@ export const POST = formRoute({ name: "account.agents.approval", session: "requi
   const decision = form.decision;
   try {
     if (decision !== "approve" && decision !== "decline") throw new AppError("parameter_invalid", "Choose Approve order or Decline.", "decision");
-    await decideApproval(user!.id, id, decision);
+    await withDb((client) => decideApproval(client, user!.id, id, decision));
     return seeOther(page);
   } catch (err) {
     if (err instanceof AppError && err.code === "agent_approval_not_found") return notFoundResponse(err.message);
