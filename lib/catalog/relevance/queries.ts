@@ -3,6 +3,7 @@
  * from the searchable catalog: deterministic for a catalog and a seed (lib/random.ts).
  */
 import { SEARCH_LIMITS } from "@/lib/schemas/catalog";
+import { searchKey } from "../query";
 import { Rng } from "@/lib/random";
 import { addDiacritics, isEditableWord, nonsenseWord, normalise, replaceWord, toFullWidth, TYPOS, type TypoKind } from "./text";
 
@@ -30,6 +31,12 @@ export const QUERY_CLASSES = [
   { name: "unknown", targeted: true, about: "the title and a made-up word found nowhere in the catalog" },
   { name: "prefix", targeted: true, about: "the title with its last word cut short, as while typing" },
   { name: "attribute", targeted: true, about: "the title and one of the product's text attribute values" },
+  {
+    name: "closest",
+    targeted: true,
+    about: "a title less one word, which longer titles also hold (meant: the shortest titles holding every word)",
+  },
+  { name: "closest_typo", targeted: true, about: "the same with one typo in a word of 5+ letters" },
   { name: "brand_category", targeted: false, about: "brand name and leaf category name" },
   { name: "variant", targeted: false, about: "the title upper-cased, with diacritics, or in full-width characters" },
 ] as const;
@@ -103,6 +110,38 @@ function catalogText(products: BenchProduct[]): string {
 }
 
 /**
+ * Groups of near-identical titles ("Soy Wax Candle", "Heritage Soy Wax Candle - Cream", "Everyday
+ * Basics Modern Soy Wax Candle"): a title's words less one, in key form (as the search reads
+ * them), are held by several titles of different lengths, and no title is the query or a run of
+ * its words. Meant: the products whose titles hold every word with the fewest words besides (the
+ * closest). Null when the title makes no such query.
+ */
+function closestQuery(
+  title: string,
+  drop: number,
+  holders: (words: string[]) => string[],
+  keyWords: (id: string) => string[],
+  isTitle: (key: string) => boolean,
+): { q: string; intended: string[] } | null {
+  const tokens = title.trim().split(/\s+/).filter((t) => /[\p{L}\p{N}]/u.test(t));
+  if (tokens.length < 3) return null;
+  const q = tokens.filter((_, i) => i !== drop % tokens.length).join(" ");
+  const words = searchKey(q).split(" ");
+  // A query holding another title as a run of its words ("Hybrid Bike" in "Hybrid Bike Black")
+  // reads as that title and an attribute value (the attribute class): meant is not clear.
+  for (let i = 0; i < words.length; i++) {
+    for (let j = i + 1; j <= words.length; j++) if (isTitle(words.slice(i, j).join(" "))) return null;
+  }
+  const group = holders(words);
+  const lengths = group.map((id) => keyWords(id).length);
+  const shortest = Math.min(...lengths);
+  // Several titles, of several lengths, none of them the query's words alone (that would rank
+  // first as an equal title, whatever the lengths).
+  if (group.length < 3 || shortest === Math.max(...lengths) || shortest <= new Set(words).size) return null;
+  return { q, intended: group.filter((_, i) => lengths[i] === shortest) };
+}
+
+/**
  * About `perClass` queries of each class (fewer when the catalog has fewer candidates), in
  * QUERY_CLASSES order. Each class draws from its own streams of the seed, so changing one class
  * leaves the others' queries as they were.
@@ -121,6 +160,20 @@ export function generateQueries(products: BenchProduct[], { perClass, seed, clas
   const unique = products.filter((p) => sameTitle(p).length === 1);
   const distinctTitles = firstPerTitle(products, titleOf);
   let haystack: string | null = null;
+  // Titles' words in key form, and which products' titles hold a word (for the closest classes).
+  const keyWordsOf = new Map(products.map((p) => [p.id, searchKey(p.title).split(" ")]));
+  let postings: Map<string, Set<string>> | null = null;
+  const holders = (words: string[]) => {
+    if (postings === null) {
+      postings = new Map();
+      for (const [id, ws] of keyWordsOf) for (const w of ws) (postings.get(w) ?? postings.set(w, new Set()).get(w)!).add(id);
+    }
+    const sets = [...new Set(words)].map((w) => postings!.get(w) ?? new Set<string>()).sort((a, b) => a.size - b.size);
+    return [...sets[0]!].filter((id) => sets.every((set) => set.has(id)));
+  };
+  const keyWords = (id: string) => keyWordsOf.get(id)!;
+  const titleKeys = new Set([...keyWordsOf.values()].map((ws) => ws.join(" ")));
+  const isTitle = (key: string) => titleKeys.has(key);
 
   const out: BenchQuery[] = [];
   for (const { name } of QUERY_CLASSES) {
@@ -198,6 +251,20 @@ export function generateQueries(products: BenchProduct[], { perClass, seed, clas
             return typeof v === "string" && normalise(v) === nv;
           });
           add(`${p.title} ${value}`, p, intended);
+        });
+        break;
+      case "closest":
+      case "closest_typo":
+        each(distinctTitles, (p, rng) => {
+          const made = closestQuery(p.title, rng.u32(), holders, keyWords, isTitle);
+          if (made === null) return;
+          if (name === "closest") return add(made.q, p, made.intended);
+          const words = made.q.split(" ");
+          const editable = words.flatMap((w, i) => (isEditableWord(w) ? [i] : []));
+          if (editable.length === 0) return;
+          const i = rng.pick(editable);
+          const edited = TYPOS[rng.pick(Object.keys(TYPOS) as TypoKind[])](words[i]!, rng);
+          if (edited !== null) add(replaceWord(made.q, i, edited), p, made.intended);
         });
         break;
       case "brand_category": {
