@@ -131,7 +131,7 @@ function replicaSet(): ReplicaSet | null {
     replicas: urls.map((url, i) => ({
       name: `replica ${i + 1}`,
       client: createDb(url, {
-        poolMax: Number(process.env.DATABASE_REPLICA_POOL_MAX ?? process.env.DATABASE_POOL_MAX ?? 10),
+        // DATABASE_POOL_MAX per replica, as for the primary.
         // A replica that does not answer is skipped soon: the primary answers instead.
         connectTimeoutMs: 1_000,
         applicationName: REPLICA_APPLICATION_NAME,
