@@ -260,6 +260,8 @@ describe.skipIf(!PG)("read replicas (PostgreSQL)", { timeout: 180_000 }, () => {
 
     it("public reads (API and storefront) come from the replica", async () => {
       await servedByReplica();
+      const health = await eventually(() => get("/api/health"), (h) => h.json.replicas?.["replica 1"] === "serving");
+      expect(health.json.replicas).toEqual({ "replica 1": "serving" });
       // Product records are kept per process once read: each round reads one not read before.
       const { rows } = await primary.query<{ slug: string }>("SELECT slug FROM products WHERE publicly_listed ORDER BY slug LIMIT 200");
       let next = 0;
@@ -335,6 +337,10 @@ describe.skipIf(!PG)("read replicas (PostgreSQL)", { timeout: 180_000 }, () => {
       await workers;
       expect(statuses.filter(([, status]) => status !== 200)).toEqual([]);
       expect(statuses).toHaveLength(45);
+      // The instance says so, and stays healthy: the primary serves.
+      const health = await eventually(() => get("/api/health"), (h) => h.json.replicas?.["replica 1"] === "unreachable");
+      expect(health.status).toBe(200);
+      expect(health.json).toMatchObject({ status: "ok", database: "ok", replicas: { "replica 1": "unreachable" } });
       // docs/operations.md quotes the lines an operator sees, as the app prints them.
       expectQuotedLinesIn(server.stderr(), (msg) => msg.startsWith("database replica:"));
       await standbyBack();
