@@ -10,6 +10,15 @@ const AcpWebhook = z.strictObject({
 const AcpWebhooks = z.array(AcpWebhook).max(100);
 export type AcpWebhookConfig = z.output<typeof AcpWebhook>;
 
+function isPostgresUrl(text: string): boolean {
+  try {
+    const url = new URL(text);
+    return url.protocol === "postgresql:" || url.protocol === "postgres:";
+  } catch {
+    return false;
+  }
+}
+
 function parseJson(text: string): unknown {
   try {
     return JSON.parse(text);
@@ -34,6 +43,13 @@ const Env = z
       .optional(),
     PORT: z.coerce.number().int().min(1).max(65535).default(3000),
     DATABASE_URL: z.string().trim().min(1).optional(),
+    /**
+     * Streaming replicas of DATABASE_URL's database, comma-separated `postgresql://` URLs: public
+     * catalog reads go to them (lib/db/replicas.ts). Ignored without DATABASE_URL.
+     */
+    DATABASE_REPLICA_URLS: z.string().optional(),
+    /** How far behind the primary (ms) a replica may be and still serve reads. */
+    DATABASE_REPLICA_MAX_LAG_MS: z.coerce.number().int().min(0).max(3_600_000).default(1_000),
     REDIS_URL: z.string().trim().min(1).optional(),
     /** Signs session cookies. Required in production; development uses a fixed, logged value. */
     AUTH_SECRET: z.string().min(32, "AUTH_SECRET must be at least 32 characters (e.g. `openssl rand -base64 32`)").optional(),
@@ -95,6 +111,17 @@ const Env = z
     SIGN_IN_BACKOFF_SECONDS: z.coerce.number().int().min(1).max(3_600).default(60),
   })
   .superRefine((env, ctx) => {
+    for (const url of (env.DATABASE_REPLICA_URLS ?? "").split(",").map((u) => u.trim()).filter(Boolean)) {
+      if (!isPostgresUrl(url)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["DATABASE_REPLICA_URLS"],
+          // Never the entry itself: it may hold a password.
+          message: "DATABASE_REPLICA_URLS must be comma-separated postgresql:// URLs (one entry is not)",
+        });
+        break;
+      }
+    }
     if (env.ACP_WEBHOOKS !== undefined) {
       const parsed = AcpWebhooks.safeParse(parseJson(env.ACP_WEBHOOKS));
       if (!parsed.success) {

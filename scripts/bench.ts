@@ -37,7 +37,7 @@ import { parseQuery } from "@/lib/catalog/query";
 import { longTailQueries } from "@/lib/catalog/relevance/long-tail";
 import { prepareSearch } from "@/lib/catalog/search";
 import { createApiKey } from "@/lib/auth/api-keys";
-import { createDb, type Prisma, type PrismaClient } from "@/lib/db";
+import { createDb, db, type Prisma, type PrismaClient } from "@/lib/db";
 import { migrate } from "@/lib/db/migrate";
 import { SearchQuery } from "@/lib/schemas/catalog";
 import { createWebhookEndpoint, deleteWebhookEndpoint, emitStoreEvents } from "@/lib/seller/webhooks";
@@ -234,7 +234,7 @@ interface Scenario {
 async function searchSql(queryString: string): Promise<Prisma.Sql[]> {
   const params = SearchQuery.parse(queryObject(new URLSearchParams(queryString)));
   const words = params.q ? parseQuery(params.q).words : [];
-  const { page, counts } = (await prepareSearch(params)).statements;
+  const { page, counts } = (await prepareSearch(db(), params)).statements;
   return [...(words.length ? [interpretStatement(words)] : []), page, counts];
 }
 
@@ -436,7 +436,7 @@ async function explain(client: PrismaClient, catalog: number) {
   ];
   for (const [label, qs] of cases) {
     const params = SearchQuery.parse(queryObject(new URLSearchParams(qs)));
-    for (const [part, stmt] of Object.entries((await prepareSearch(params)).statements)) {
+    for (const [part, stmt] of Object.entries((await prepareSearch(db(), params)).statements)) {
       const plan = await client.$queryRawUnsafe<{ "QUERY PLAN": string }[]>(
         `EXPLAIN (ANALYZE, BUFFERS, COSTS OFF, SUMMARY ON) ${stmt.text}`,
         ...stmt.values,

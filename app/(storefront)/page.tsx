@@ -1,5 +1,6 @@
 import { getCategoryTree } from "@/lib/catalog/categories";
 import { searchProducts } from "@/lib/catalog/search";
+import { withCatalogReader } from "@/lib/http/database";
 import { atRequestOrigin } from "./_lib/request-origin";
 import { SearchQuery } from "@/lib/schemas/catalog";
 import { FIRST_ROW_CARDS, ProductCard } from "./_components/ProductCard";
@@ -9,8 +10,8 @@ export const dynamic = "force-dynamic";
 
 export default async function Home() {
   const [categories, newest] = await Promise.all([
-    getCategoryTree(),
-    atRequestOrigin(() => searchProducts(SearchQuery.parse({ sort: "newest", page_size: "8" }))),
+    withCatalogReader(getCategoryTree),
+    atRequestOrigin(() => withCatalogReader((client) => searchProducts(client, SearchQuery.parse({ sort: "newest", page_size: "8" })))),
   ]);
   return (
     <main className="page" data-page="home">

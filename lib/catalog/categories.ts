@@ -1,9 +1,9 @@
-import { db } from "@/lib/db";
+import type { CatalogClient } from "@/lib/db";
 import type { CategoryNodeData } from "@/lib/schemas/catalog";
 
 /** Every active category (under active ancestors) as a nested tree, siblings by position. */
-export async function getCategoryTree(): Promise<{ data: CategoryNodeData[]; meta: { count: number } }> {
-  const rows = await db().$queryRaw<{ slug: string; name: string; path: string }[]>`
+export async function getCategoryTree(client: CatalogClient): Promise<{ data: CategoryNodeData[]; meta: { count: number } }> {
+  const rows = await client.$queryRaw<{ slug: string; name: string; path: string }[]>`
     SELECT c.slug, c.name, c.path::text AS path
     FROM categories c
     WHERE NOT EXISTS (SELECT 1 FROM categories a WHERE a.path @> c.path AND NOT a.active)
@@ -28,8 +28,8 @@ export interface CategoryPlace {
 }
 
 /** An active category with its breadcrumb, from the active tree; null when there is none. */
-export async function findCategory(slug: string): Promise<CategoryPlace | null> {
-  const { data } = await getCategoryTree();
+export async function findCategory(client: CatalogClient, slug: string): Promise<CategoryPlace | null> {
+  const { data } = await getCategoryTree(client);
   const walk = (nodes: CategoryNodeData[], trail: CategoryPlace["breadcrumb"]): CategoryPlace | null => {
     for (const node of nodes) {
       const here = [...trail, { slug: node.slug, name: node.name }];

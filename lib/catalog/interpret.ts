@@ -1,4 +1,4 @@
-import { db, Prisma } from "@/lib/db";
+import { type CatalogClient, Prisma } from "@/lib/db";
 import { allowedEdits, corrections, MIN_PREFIX_LENGTH, parseQuery, type ParsedQuery } from "./query";
 import { searchCache } from "./search-cache";
 
@@ -44,11 +44,11 @@ const readingsCache = searchCache<WordRow[]>(5_000);
  * and words with no match and no correction are dropped. `literal` keeps every word as typed
  * (no correction, completion or dropping): the storefront's "search instead for".
  */
-export async function interpretQuery(q: string, options: { literal?: boolean } = {}): Promise<TextQuery> {
+export async function interpretQuery(client: CatalogClient, q: string, options: { literal?: boolean } = {}): Promise<TextQuery> {
   const parsed = parseQuery(q);
   if (parsed.words.length === 0) return readQuery(parsed, [], options);
   // How the catalog's dictionaries read these words: the same until product_search changes.
-  const read = () => db().$queryRaw<WordRow[]>(interpretStatement(parsed.words, options));
+  const read = () => client.$queryRaw<WordRow[]>(interpretStatement(parsed.words, options));
   const rows = (await readingsCache()?.fetch(JSON.stringify([parsed.words, options.literal ?? false]), read)) ?? (await read());
   return readQuery(parsed, rows, options);
 }

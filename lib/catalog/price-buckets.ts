@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import type { CatalogClient } from "@/lib/db";
 import { formatCents } from "./money";
 
 export interface PriceBucket {
@@ -26,8 +26,8 @@ export function priceBuckets(bounds: number[]): PriceBucket[] {
 let cached: Promise<PriceBucket[]> | undefined;
 
 /** The bucket bounds are defined once, in the database (catalog_price_bucket_bounds()). */
-export function loadPriceBuckets(): Promise<PriceBucket[]> {
-  cached ??= db()
+export function loadPriceBuckets(client: CatalogClient): Promise<PriceBucket[]> {
+  cached ??= client
     .$queryRaw<{ bounds: number[] }[]>`SELECT catalog_price_bucket_bounds() AS bounds`
     .then((rows) => priceBuckets(rows[0]!.bounds))
     .catch((err) => {

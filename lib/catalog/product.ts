@@ -1,6 +1,6 @@
 import { LRUCache } from "lru-cache";
 import { shownUrl } from "@/lib/config";
-import { db, Prisma } from "@/lib/db";
+import { type CatalogClient, Prisma } from "@/lib/db";
 import { onCatalogChange } from "@/lib/db/changes";
 import { AppError } from "@/lib/errors";
 import { CONDITION_LABELS, type ConditionValue, type ProductRecordData } from "@/lib/schemas/catalog";
@@ -45,12 +45,12 @@ interface ProductRow {
  * the TTL is the backstop for a listener that is reconnecting. A "not found" is never kept, so a
  * product that becomes listed shows at once. PRODUCT_CACHE_TTL_MS=0 turns the cache off.
  */
-export async function getProduct(slug: string): Promise<ProductRecordData> {
+export async function getProduct(client: CatalogClient, slug: string): Promise<ProductRecordData> {
   const cache = productRecords();
   const kept = cache?.records.get(slug);
   if (kept) return kept;
   const changesBefore = cache?.changes;
-  const record = await readProduct(slug);
+  const record = await readProduct(client, slug);
   // A change heard during the read may have committed after its snapshot: keep nothing then.
   if (cache && cache.changes === changesBefore) cache.records.set(slug, deepFreeze(record));
   return record;
@@ -95,9 +95,9 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
-async function readProduct(slug: string): Promise<ProductRecordData> {
+async function readProduct(client: CatalogClient, slug: string): Promise<ProductRecordData> {
   if (!PRODUCT_SLUG.test(slug)) throw notFound(slug);
-  const [product] = await db().$queryRaw<ProductRow[]>(productStatement(slug));
+  const [product] = await client.$queryRaw<ProductRow[]>(productStatement(slug));
   if (!product) throw notFound(slug);
 
   const offers = product.offers;

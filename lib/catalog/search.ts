@@ -1,5 +1,5 @@
 import { shownUrl } from "@/lib/config";
-import { db, Prisma } from "@/lib/db";
+import { type CatalogClient, Prisma } from "@/lib/db";
 import { AppError } from "@/lib/errors";
 import {
   CONDITION_LABELS,
@@ -47,8 +47,8 @@ export interface Scope {
 }
 
 /** An active category (with every ancestor active) by slug, or a 400 naming `category`. */
-export async function categoryScope(slug: string): Promise<Scope> {
-  const rows = await db().$queryRaw<{ path: string; depth: number }[]>`
+export async function categoryScope(client: CatalogClient, slug: string): Promise<Scope> {
+  const rows = await client.$queryRaw<{ path: string; depth: number }[]>`
     SELECT c.path::text AS path, nlevel(c.path) AS depth
     FROM categories c
     WHERE c.slug = ${slug}
@@ -59,8 +59,8 @@ export async function categoryScope(slug: string): Promise<Scope> {
 }
 
 /** Ids of the brands with these slugs; unknown slugs simply match nothing. */
-export async function brandIdsOf(slugs: string[]): Promise<string[]> {
-  const rows = await db().$queryRaw<{ id: string }[]>`SELECT id FROM brands WHERE slug = ANY(${slugs}::text[])`;
+export async function brandIdsOf(client: CatalogClient, slugs: string[]): Promise<string[]> {
+  const rows = await client.$queryRaw<{ id: string }[]>`SELECT id FROM brands WHERE slug = ANY(${slugs}::text[])`;
   return rows.map((r) => r.id);
 }
 
@@ -116,12 +116,12 @@ export interface CountRow {
  * What a search's statements depend on, looked up concurrently: scope, brands, the query's words,
  * the price buckets. Exported so that the benchmark runs exactly these statements.
  */
-export async function prepareSearch(params: SearchParams, restriction: SearchRestriction = {}) {
+export async function prepareSearch(client: CatalogClient, params: SearchParams, restriction: SearchRestriction = {}) {
   const [scope, brandIds, text, buckets] = await Promise.all([
-    params.category ? categoryScope(params.category) : Promise.resolve<Scope | null>(null),
-    params.brand?.length ? brandIdsOf(params.brand) : Promise.resolve(null),
-    params.q ? interpretQuery(params.q, { literal: restriction.literal }) : Promise.resolve(null),
-    loadPriceBuckets(),
+    params.category ? categoryScope(client, params.category) : Promise.resolve<Scope | null>(null),
+    params.brand?.length ? brandIdsOf(client, params.brand) : Promise.resolve(null),
+    params.q ? interpretQuery(client, params.q, { literal: restriction.literal }) : Promise.resolve(null),
+    loadPriceBuckets(client),
   ]);
   return { text, buckets, statements: searchStatements(params, scope, brandIds, restriction, text, buckets) };
 }
@@ -130,11 +130,11 @@ export async function prepareSearch(params: SearchParams, restriction: SearchRes
  * Full-text and faceted search over purchasable offers: the page of cards and, concurrently,
  * the total and the four disjunctive facets, from the same matching rows.
  */
-export async function searchProducts(params: SearchParams, restriction: SearchRestriction = {}): Promise<SearchResult> {
-  const { statements, text, buckets } = await prepareSearch(params, restriction);
+export async function searchProducts(client: CatalogClient, params: SearchParams, restriction: SearchRestriction = {}): Promise<SearchResult> {
+  const { statements, text, buckets } = await prepareSearch(client, params, restriction);
   const [cards, counts] = await Promise.all([
-    db().$queryRaw<CardRow[]>(statements.page),
-    cachedCounts(params, restriction, statements.counts),
+    client.$queryRaw<CardRow[]>(statements.page),
+    cachedCounts(client, params, restriction, statements.counts),
   ]);
 
   const summary = summarizeCounts(counts, buckets);
@@ -226,11 +226,12 @@ const categoryFacetOf = (counts: CountRow[]): FacetEntryData[] =>
  * of cards: from the same per-process counts cache, so asking again within its TTL costs nothing.
  */
 export async function searchCategoryFacet(
+  client: CatalogClient,
   params: SearchParams,
   restriction: SearchRestriction = {},
 ): Promise<{ total: number; category: FacetEntryData[] }> {
-  const { statements } = await prepareSearch(params, restriction);
-  const counts = await cachedCounts(params, restriction, statements.counts);
+  const { statements } = await prepareSearch(client, params, restriction);
+  const counts = await cachedCounts(client, params, restriction, statements.counts);
   return { total: totalOf(counts), category: categoryFacetOf(counts) };
 }
 
@@ -241,11 +242,12 @@ export async function searchCategoryFacet(
  */
 const countsCache = searchCache<CountRow[]>(2_000);
 
-const queryCounts = async (statement: Prisma.Sql) => mergeCountRows(await db().$queryRaw<CountRow[]>(statement));
+const queryCounts = async (client: CatalogClient, statement: Prisma.Sql) =>
+  mergeCountRows(await client.$queryRaw<CountRow[]>(statement));
 
-async function cachedCounts(params: SearchParams, restriction: SearchRestriction, statement: Prisma.Sql): Promise<CountRow[]> {
+async function cachedCounts(client: CatalogClient, params: SearchParams, restriction: SearchRestriction, statement: Prisma.Sql): Promise<CountRow[]> {
   const cache = countsCache();
-  if (!cache) return queryCounts(statement);
+  if (!cache) return queryCounts(client, statement);
   // Keyed by what the counts depend on: the filters, not page or sort.
   const key = JSON.stringify([
     params.q ?? null,
@@ -257,7 +259,7 @@ async function cachedCounts(params: SearchParams, restriction: SearchRestriction
     params.price_max_cents ?? null,
     restriction.storeId ?? null,
   ]);
-  return cache.fetch(key, () => queryCounts(statement));
+  return cache.fetch(key, () => queryCounts(client, statement));
 }
 
 /** Bit of a condition in condition masks: its position in spec 2.7 (= the database enum). */

@@ -5,6 +5,14 @@ import { type Prisma, PrismaClient } from "./generated/client";
 export { Prisma } from "./generated/client";
 export type { PrismaClient } from "./generated/client";
 
+/**
+ * What a public catalog read needs of a client: raw queries. `db()`, a transaction and the
+ * replica reader (lib/db/replicas.ts `catalogReader`) all have it.
+ */
+export interface CatalogClient {
+  $queryRaw<T = unknown>(query: TemplateStringsArray | Prisma.Sql, ...values: unknown[]): Promise<T>;
+}
+
 /** A client or the caller's open transaction: what every use case takes. */
 export type DbClient = Prisma.TransactionClient | PrismaClient;
 
@@ -15,7 +23,19 @@ export type DbClient = Prisma.TransactionClient | PrismaClient;
  */
 export function createDb(
   connectionString = process.env.DATABASE_URL,
-  { maintenance = false }: { maintenance?: boolean } = {},
+  {
+    maintenance = false,
+    poolMax = Number(process.env.DATABASE_POOL_MAX ?? 10),
+    connectTimeoutMs = connectionWaitMs(),
+    applicationName,
+  }: {
+    maintenance?: boolean;
+    poolMax?: number;
+    /** A replica's reader waits less than a request would (lib/db/replicas.ts): the primary answers instead. */
+    connectTimeoutMs?: number;
+    /** Names the sessions in pg_stat_activity (replica reads do). */
+    applicationName?: string;
+  } = {},
 ): PrismaClient {
   if (!connectionString) return embeddedDatabase().prisma();
   const settings: Record<string, string> = { ...SESSION_SETTINGS };
@@ -23,10 +43,11 @@ export function createDb(
   if (maintenance) settings.statement_timeout = "0";
   const adapter = new PrismaPg({
     connectionString,
-    max: Number(process.env.DATABASE_POOL_MAX ?? 10),
+    max: poolMax,
     // A request waits this long for a connection (the server down, or every pooled connection
     // busy), then fails: 503 service_unavailable (lib/db/unavailable.ts), never a hang.
-    connectionTimeoutMillis: connectionWaitMs(),
+    connectionTimeoutMillis: connectTimeoutMs,
+    ...(applicationName ? { application_name: applicationName } : {}),
     options: Object.entries(settings)
       .map(([name, value]) => `-c ${name}=${value}`)
       .join(" "),

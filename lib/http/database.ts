@@ -1,4 +1,7 @@
-import { db, transactionWaitMs, type Prisma, type PrismaClient } from "@/lib/db";
+import { type CatalogClient, db, transactionWaitMs, type Prisma, type PrismaClient } from "@/lib/db";
+import { catalogReader, noteWrite } from "@/lib/db/replicas";
+
+export type { CatalogClient } from "@/lib/db";
 
 /**
  * How a door reaches the database: the use cases of lib/<domain> take their client, and a door
@@ -29,6 +32,19 @@ export function withDb<T>(work: (client: PrismaClient) => Promise<T>): Promise<T
  * The one way a door opens a transaction (the pipeline's policy, form routes, MCP tools): `work`
  * and nothing else writes in it, and anything thrown rolls all of it back.
  */
-export function transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
-  return db().$transaction(work, { maxWait: transactionWaitMs(), timeout: TRANSACTION_TIMEOUT_MS });
+export async function transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
+  const result = await db().$transaction(work, { maxWait: transactionWaitMs(), timeout: TRANSACTION_TIMEOUT_MS });
+  // Committed: this process's catalog reads go to the primary until a replica has replayed it.
+  noteWrite();
+  return result;
+}
+
+/**
+ * Runs a public catalog read (search, product record, categories, suggestions, the storefront's
+ * catalog pages) with the catalog reader: a streaming replica when DATABASE_REPLICA_URLS names
+ * one that is close enough behind and has replayed this process's writes, else the primary
+ * (lib/db/replicas.ts). Nothing that writes, and nothing private, reads through it.
+ */
+export function withCatalogReader<T>(work: (client: CatalogClient) => Promise<T>): Promise<T> {
+  return work(catalogReader());
 }

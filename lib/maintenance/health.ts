@@ -1,5 +1,6 @@
 import { db } from "@/lib/db";
 import { catalogChangesState } from "@/lib/db/changes";
+import { replicaStatus } from "@/lib/db/replicas";
 import { rateLimitStoreReachable } from "@/lib/ratelimit";
 
 /**
@@ -17,6 +18,13 @@ export interface Health {
   redis: "ok" | "unreachable" | "not_configured";
   /** `idle` until a cache first subscribes to catalog changes (NOTIFY catalog_changes). */
   catalog_changes: "listening" | "reconnecting" | "idle";
+  /**
+   * With DATABASE_REPLICA_URLS, once the first catalog read made the reader: each replica
+   * (`replica 1`, … in the variable's order) `serving` catalog reads, `behind` (past the lag bound,
+   * or not yet past this process's latest write: the primary answers meanwhile) or `unreachable`.
+   * Informational: the primary serves whatever a replica does not, so `status` does not change.
+   */
+  replicas?: Record<string, "serving" | "behind" | "unreachable">;
 }
 
 export async function checkHealth(): Promise<Health> {
@@ -29,5 +37,14 @@ export async function checkHealth(): Promise<Health> {
   ]);
   const catalog_changes = catalogChangesState();
   const status = database !== "ok" ? "unavailable" : redis === "unreachable" || catalog_changes === "reconnecting" ? "degraded" : "ok";
-  return { status, database, redis, catalog_changes };
+  const replicas = replicaStatus();
+  return {
+    status,
+    database,
+    redis,
+    catalog_changes,
+    ...(replicas === null
+      ? {}
+      : { replicas: Object.fromEntries(replicas.map((r) => [r.name, !r.up ? "unreachable" : r.eligible ? "serving" : "behind"])) }),
+  };
 }

@@ -1,5 +1,5 @@
 import { searchCategoryFacet, type SearchRestriction, type SearchResult } from "@/lib/catalog/search";
-import { db } from "@/lib/db";
+import type { CatalogClient } from "@/lib/db";
 import type { FacetEntryData, SearchParams } from "@/lib/schemas/catalog";
 
 /**
@@ -31,6 +31,7 @@ const MAX_LEVELS = 16;
  * per-process counts cache) and one lookup of the trail's names.
  */
 export async function categoryDrilldown(
+  client: CatalogClient,
   params: SearchParams,
   result: SearchResult,
   restriction: SearchRestriction = {},
@@ -43,7 +44,7 @@ export async function categoryDrilldown(
   let deepest = facet[0]!.value;
   let levels = 0;
   for (;;) {
-    const narrowed = await searchCategoryFacet({ ...params, category: deepest, page: 1 }, restriction);
+    const narrowed = await searchCategoryFacet(client, { ...params, category: deepest, page: 1 }, restriction);
     levels++;
     // Narrowing to the category holding every result keeps every result; anything else means the
     // catalog changed between the counts (another process, the cache's TTL): offer nothing.
@@ -53,7 +54,7 @@ export async function categoryDrilldown(
     deepest = facet[0]!.value;
   }
 
-  const trail = await db().$queryRaw<Array<{ slug: string; name: string }>>`
+  const trail = await client.$queryRaw<Array<{ slug: string; name: string }>>`
     SELECT a.slug, a.name FROM categories c JOIN categories a ON a.path @> c.path
     WHERE c.slug = ${deepest} ORDER BY nlevel(a.path)`;
   return { total, trail, below_scope: levels, children: facet };

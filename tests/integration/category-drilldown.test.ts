@@ -19,8 +19,8 @@ afterAll(() => db().$disconnect());
 
 async function drilldownOf(qs: string, restriction?: { storeId?: string }) {
   const params = parseQuery(SearchQuery, new URLSearchParams(qs));
-  const result = await searchProducts(params, restriction);
-  return { params, result, drilldown: await categoryDrilldown(params, result, restriction) };
+  const result = await searchProducts(db(), params, restriction);
+  return { params, result, drilldown: await categoryDrilldown(db(), params, result, restriction) };
 }
 
 async function page(path: string) {
@@ -63,7 +63,7 @@ describe("categoryDrilldown (the library)", () => {
       expect(trail[0]!.slug).toBe(result.meta.facets.category[0]!.value);
       // Each category of the trail holds every result; the deepest one's facet is `children`.
       for (const [i, category] of trail.entries()) {
-        const narrowed = await searchCategoryFacet({ ...params, category: category.slug });
+        const narrowed = await searchCategoryFacet(db(), { ...params, category: category.slug });
         expect(narrowed.total, category.slug).toBe(total);
         if (i < trail.length - 1) expect(narrowed.category.map((c) => c.value)).toEqual([trail[i + 1]!.slug]);
         else expect(narrowed.category).toEqual(children);

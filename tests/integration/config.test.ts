@@ -38,6 +38,11 @@ describe("configuration checked at boot", () => {
     expect(message).toMatch(/SMTP_URL is required with EMAIL_DELIVERY=smtp/);
   }, 60_000);
 
+  it("a malformed DATABASE_REPLICA_URLS refuses to start, naming it", async () => {
+    const message = await startFailure({ DATABASE_REPLICA_URLS: "postgresql://127.0.0.1:1/x, not a url" });
+    expect(message).toMatch(/DATABASE_REPLICA_URLS must be comma-separated postgresql:\/\/ URLs/);
+  }, 60_000);
+
   it("a STOCK_PROBE_BUDGET that is not a positive whole number refuses to start, naming it", async () => {
     const message = await startFailure({ STOCK_PROBE_BUDGET: "0" });
     expect(message).toMatch(/STOCK_PROBE_BUDGET/);

@@ -426,8 +426,11 @@ describe.skipIf(!canRun)("faults", { timeout: HANG_GUARD_MS }, () => {
   it("docs/operations.md quotes the log lines, codes and settings these faults show", () => {
     keepLogs(app);
     // The rate limiter's lines are checked by redis-outage.test.ts, the e-mail's by email-delivery.test.ts,
-    // the sign-in refusal's by accounts.test.ts.
-    expectQuotedLinesIn(logs.join("\n"), (msg) => !msg.startsWith("rate limiter:") && !msg.startsWith("email") && !msg.startsWith("sign-in refused"));
+    // the sign-in refusal's by accounts.test.ts, the read replicas' by replicas.test.ts.
+    expectQuotedLinesIn(
+      logs.join("\n"),
+      (msg) => !msg.startsWith("rate limiter:") && !msg.startsWith("email") && !msg.startsWith("sign-in refused") && !msg.startsWith("database replica:"),
+    );
     const doc = operationsDoc();
     expect(doc).toContain("503 `service_unavailable`");
     expect(doc).toContain(`Retry-After: ${UNAVAILABLE_RETRY_AFTER_SECONDS}`);

@@ -1,5 +1,6 @@
 import { searchProducts, type SearchRestriction, type SearchResult } from "@/lib/catalog/search";
 import { atRequestOrigin } from "../_lib/request-origin";
+import { withCatalogReader } from "@/lib/http/database";
 import { AppError } from "@/lib/errors";
 import { parseQuery } from "@/lib/http/query";
 import { SearchQuery } from "@/lib/schemas/catalog";
@@ -19,8 +20,10 @@ export async function runSearch(params: URLSearchParams, restriction: SearchRest
   try {
     const query = parseQuery(SearchQuery, params);
     const scoped = { ...restriction, literal: params.get(EXACT_PARAM) === "1" };
-    const result = await atRequestOrigin(() => searchProducts(query, scoped));
-    return { ok: true, result, drilldown: await categoryDrilldown(query, result, scoped) };
+    return await withCatalogReader(async (client) => {
+      const result = await atRequestOrigin(() => searchProducts(client, query, scoped));
+      return { ok: true, result, drilldown: await categoryDrilldown(client, query, result, scoped) };
+    });
   } catch (err) {
     if (err instanceof AppError && err.code === "parameter_invalid") return { ok: false, error: err };
     throw err;

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { toSearchParams, type RawQuery } from "@/lib/storefront/search-url";
 import { suggestionsFor } from "@/lib/catalog/suggest";
+import { withCatalogReader } from "@/lib/http/database";
 import { EmptySuggestions, QueryNotice } from "../_components/QueryNotice";
 import { SearchError, runSearch, searchPageAttributes } from "../_components/search-page";
 import { SearchView } from "../_components/SearchView";
@@ -19,7 +20,7 @@ export default async function SearchPage({ searchParams }: Props) {
   const outcome = await runSearch(params);
   const q = params.get("q");
   // Nothing matched even after correcting and relaxing: offer similar words and categories.
-  const suggestions = q && outcome.ok && outcome.result.meta.total === 0 ? await suggestionsFor(q) : null;
+  const suggestions = q && outcome.ok && outcome.result.meta.total === 0 ? await withCatalogReader((client) => suggestionsFor(client, q)) : null;
   return (
     <main
       className="page"

@@ -52,7 +52,7 @@ export async function loadProducts(client: PrismaClient = db()): Promise<BenchPr
 /** Our search, called as GET /api/public/v1/search?q=...&page_size=10 would call it. */
 export async function searchOurs(q: string): Promise<Answer> {
   const params = SearchQuery.parse({ q, page: "1", page_size: String(MRR_DEPTH), sort: "relevance" });
-  const result = await searchProducts(params);
+  const result = await searchProducts(db(), params);
   return { ids: result.data.map((card) => card.id), zero: result.meta.total === 0 };
 }
 

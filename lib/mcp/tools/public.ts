@@ -5,6 +5,7 @@ import { getCategoryTree } from "@/lib/catalog/categories";
 import { getProduct } from "@/lib/catalog/product";
 import { searchProducts } from "@/lib/catalog/search";
 import { cartLinksEndpoint, categoriesEndpoint, productEndpoint, searchEndpoint } from "@/lib/endpoints/public";
+import { withCatalogReader } from "@/lib/http/database";
 import { getHelpArticle, searchHelpArticles } from "@/lib/help/articles";
 import { jsonSchemaOf } from "@/lib/openapi/json-schema";
 import { CartLinkRequest, CartLinkResponse } from "@/lib/schemas/cart";
@@ -44,7 +45,7 @@ Prices are integer cents (USD). The result is exactly GET /api/public/v1/search 
     outputSchema: responseBody(SearchResponse, searchEndpoint.errors, searchInputSchema),
     annotations: { title: "Search products", ...READ_ONLY },
     run: async (args) => {
-      const { data, meta, interpretation } = await searchProducts(searchArguments(args));
+      const { data, meta, interpretation } = await withCatalogReader((client) => searchProducts(client, searchArguments(args)));
       return { data, meta, notes: text.interpretationNotes(interpretation) };
     },
     text: (result) => text.searchText(result as z.output<typeof SearchResponse>),
@@ -57,7 +58,7 @@ Prices are integer cents (USD). The result is exactly GET /api/public/v1/search 
     inputSchema: advertisedInput(productInput),
     outputSchema: responseBody(ProductResponse, productEndpoint.errors, productInput),
     annotations: { title: "Get a product with its offers", ...READ_ONLY },
-    run: async (args) => ({ data: await getProduct(bodyArguments(ProductPath.strict(), args).slug) }),
+    run: async (args) => ({ data: await withCatalogReader((client) => getProduct(client, bodyArguments(ProductPath.strict(), args).slug)) }),
     text: (result) => text.productText(result.data as z.output<typeof ProductResponse>["data"]),
   },
   {
@@ -69,7 +70,7 @@ Prices are integer cents (USD). The result is exactly GET /api/public/v1/search 
     annotations: { title: "Get the category tree", ...READ_ONLY },
     run: async (args) => {
       bodyArguments(NoArguments, args);
-      return getCategoryTree();
+      return withCatalogReader(getCategoryTree);
     },
     text: (result) => {
       const { data, meta } = result as z.output<typeof CategoriesResponse>;

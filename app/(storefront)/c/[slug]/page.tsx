@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { findCategory } from "@/lib/catalog/categories";
 import { canonicalUrl } from "../../_lib/request-origin";
+import { withCatalogReader } from "@/lib/http/database";
 import { forgetStorefrontPage } from "@/lib/storefront/page-exists";
 import { toSearchParams, type RawQuery } from "@/lib/storefront/search-url";
 import { Breadcrumb } from "../../_components/Breadcrumb";
@@ -14,7 +15,7 @@ type Props = { params: Promise<{ slug: string }>; searchParams: Promise<RawQuery
 
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { slug } = await params;
-  const place = await findCategory(slug);
+  const place = await withCatalogReader((client) => findCategory(client, slug));
   if (!place) return {};
   return { title: place.node.name, alternates: { canonical: await canonicalUrl(`/c/${slug}`) } };
 }
@@ -22,7 +23,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
 /** /c/{slug}?... is /search?category={slug}&... with the category's breadcrumb. */
 export default async function CategoryPage({ params, searchParams }: Props) {
   const { slug } = await params;
-  const place = await findCategory(slug);
+  const place = await withCatalogReader((client) => findCategory(client, slug));
   if (!place) {
     forgetStorefrontPage({ kind: "category", slug }); // see lib/storefront/page-exists.ts
     notFound();

@@ -6,6 +6,7 @@ import { formatCents } from "@/lib/catalog/money";
 import { getProduct } from "@/lib/catalog/product";
 import { atRequestOrigin } from "../../_lib/request-origin";
 import { offerTerms, type ParcelTerms } from "@/lib/checkout";
+import { withCatalogReader } from "@/lib/http/database";
 import { AppError } from "@/lib/errors";
 import { withDb } from "@/lib/http/database";
 import type { ProductRecordData } from "@/lib/schemas/catalog";
@@ -24,7 +25,7 @@ type Props = { params: Promise<{ slug: string }> };
 // One database call per request, shared by the metadata and the page.
 const loadProduct = cache(async (slug: string): Promise<ProductRecordData> => {
   try {
-    return await atRequestOrigin(() => getProduct(slug));
+    return await atRequestOrigin(() => withCatalogReader((client) => getProduct(client, slug)));
   } catch (err) {
     if (err instanceof AppError && err.code === "product_not_found") {
       // Gone since the proxy saw it (lib/storefront/page-exists.ts): the next request is sent to
