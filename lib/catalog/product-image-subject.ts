@@ -1,10 +1,10 @@
-import { db } from "@/lib/db";
+import type { CatalogClient } from "@/lib/db";
 import { productImagePath, type ProductImageSubject } from "./product-image";
 
 /** The subject of `/images/p/{slug}/{n}.svg`, or null when no publicly listed product has that image. */
-export async function getProductImageSubject(slug: string, n: number): Promise<ProductImageSubject | null> {
+export async function getProductImageSubject(client: CatalogClient, slug: string, n: number): Promise<ProductImageSubject | null> {
   if (!SLUG.test(slug) || !Number.isInteger(n) || n < 1 || n > 99) return null;
-  const rows = await db().$queryRaw<Array<{ title: string; category_slug: string; category_name: string; color: unknown }>>`
+  const rows = await client.$queryRaw<Array<{ title: string; category_slug: string; category_name: string; color: unknown }>>`
     SELECT p.title, c.slug AS category_slug, c.name AS category_name, p.attributes -> 'color' AS color
     FROM products p JOIN categories c ON c.id = p.category_id
     WHERE p.slug = ${slug} AND p.publicly_listed

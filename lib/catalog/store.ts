@@ -1,4 +1,4 @@
-import { db } from "@/lib/db";
+import type { CatalogClient } from "@/lib/db";
 
 /** What a shopper sees of a store: only public facts, never stock or owners. */
 export interface PublicStore {
@@ -17,9 +17,9 @@ export { RETURN_WINDOW_DAYS } from "@/lib/schemas/orders";
 const STORE_SLUG = /^[A-Za-z0-9][A-Za-z0-9_-]{0,99}$/;
 
 /** An active store by slug, or null (unknown, suspended and closed stores alike). */
-export async function getPublicStore(slug: string): Promise<PublicStore | null> {
+export async function getPublicStore(client: CatalogClient, slug: string): Promise<PublicStore | null> {
   if (!STORE_SLUG.test(slug)) return null;
-  const [store] = await db().$queryRaw<Array<Omit<PublicStore, "selling_since"> & { selling_since: Date }>>`
+  const [store] = await client.$queryRaw<Array<Omit<PublicStore, "selling_since"> & { selling_since: Date }>>`
     SELECT s.id, s.slug, s.name, s.created_at AS selling_since,
            (SELECT coalesce(json_agg(json_build_object(
                      'price_cents', r.price_cents, 'free_over_cents', r.free_over_cents,

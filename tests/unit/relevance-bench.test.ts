@@ -124,6 +124,10 @@ const CATALOG: BenchProduct[] = [
   product("d1", "Noise-Cancelling Earbuds"),
   product("d2", "Noise-Cancelling Earbuds", { attributes: { color: "White" } }),
   product("d3", "noise-cancelling  earbuds", { categoryId: "c2", categories: ["Electronics", "Audio", "Earbuds"] }),
+  // Near-identical titles of several lengths (the closest classes).
+  ...["Soy Wax Candle Jar", "Large Soy Wax Candle Jar", "Heritage Large Soy Wax Candle Jar", "Everyday Basics Soy Wax Candle Jar"].map((title, i) =>
+    product(`c${i}`, title, { categoryId: "c3", categories: ["Home", "Candles"], attributes: { scent: "Vanilla" } }),
+  ),
 ];
 
 describe("query generation", () => {
@@ -150,9 +154,23 @@ describe("query generation", () => {
       if (q.class === "prefix") for (const id of q.intended) expect(titleOf(id).startsWith(normalise(q.q))).toBe(true);
       if (q.class === "variant") expect(q.intended.map(titleOf).every((t) => t === titleOf(q.source))).toBe(true);
     }
+    // A title less one word that longer titles hold too, no title among its runs of words: the
+    // shortest titles holding every word are meant.
+    // Here: three of the four words of "Soy Wax Candle Jar" (held by all four titles), meaning it.
+    const jar = ["soy", "wax", "candle", "jar"];
+    const closest = of("closest");
+    expect(closest.map((q) => q.intended)).toEqual([["c0"]]);
+    const words = normalise(closest[0]!.q).split(" ");
+    expect(words).toHaveLength(3);
+    expect(words.every((w) => jar.includes(w))).toBe(true);
+    const typo = of("closest_typo");
+    expect(typo.map((q) => q.intended)).toEqual([["c0"]]);
+    const typed = normalise(typo[0]!.q).split(" ");
+    expect(typed.filter((w) => !jar.includes(w))).toHaveLength(1);
+    expect(typed.map((w) => Math.min(...jar.map((j) => osa(w, j)))).sort()).toEqual([0, 0, 1]);
     // Duplicate titles (after normalising) are one intent: all three earbuds, or those in one category.
     const variants = generateQueries(CATALOG, { perClass: 100, seed: "1", classes: ["variant"] });
-    expect(variants).toHaveLength(61); // one per distinct title
+    expect(variants).toHaveLength(65); // one per distinct title
     expect(variants.find((q) => q.source.startsWith("d"))!.intended.sort()).toEqual(["d1", "d2", "d3"]);
     const pairs = of("brand_category").map((q) => [q.q, q.intended.length]);
     expect(pairs).toContainEqual(["Voltix Headphones", 62]);
@@ -229,11 +247,15 @@ describe("metrics", () => {
         { class: "exact", targeted: true, ours: m(0.01, 0.95), minisearch: m(0, 0.97) },
         { class: "swap", targeted: true, ours: m(0.02, 0.96), minisearch: m(0, 0.99) },
         { class: "variant", targeted: false, ours: m(0.5, 0.1), minisearch: m(0, 1) },
+        // No floor: 80 % is no miss, 2.5 points behind is.
+        { class: "closest", targeted: true, ours: m(0, 0.8), minisearch: m(0, 0.81) },
+        { class: "closest_typo", targeted: true, ours: m(0, 0.8), minisearch: m(0, 0.825) },
       ],
     };
     expect(missedTargets(report)).toEqual([
       "swap: zero-result rate 2.0 % > 1.0 %",
       "swap: hit@3 96.0 % is more than 2.0 points below MiniSearch's 99.0 %",
+      "closest_typo: hit@3 80.0 % is more than 2.0 points below MiniSearch's 82.5 %",
     ]);
   });
 });

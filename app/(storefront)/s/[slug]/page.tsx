@@ -3,6 +3,7 @@ import { notFound } from "next/navigation";
 import { cache } from "react";
 import { formatCents } from "@/lib/catalog/money";
 import { getPublicStore, RETURN_WINDOW_DAYS, type PublicStore } from "@/lib/catalog/store";
+import { withCatalogReader } from "@/lib/http/database";
 import { canonicalUrl } from "../../_lib/request-origin";
 import { forgetStorefrontPage } from "@/lib/storefront/page-exists";
 import { toSearchParams, type RawQuery } from "@/lib/storefront/search-url";
@@ -15,7 +16,7 @@ type Props = { params: Promise<{ slug: string }>; searchParams: Promise<RawQuery
 
 // One lookup per request, shared by the metadata and the page; only active stores have a page.
 const loadStore = cache(async (slug: string): Promise<PublicStore> => {
-  const store = await getPublicStore(slug);
+  const store = await withCatalogReader((client) => getPublicStore(client, slug));
   if (!store) {
     forgetStorefrontPage({ kind: "store", slug }); // see lib/storefront/page-exists.ts
     notFound();
