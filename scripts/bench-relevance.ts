@@ -1,9 +1,9 @@
 /**
  * npm run bench:relevance [-- --per-class 300] [--seed 1] [--class exact,swap] [--json] [--check] [--misses N]
  *
- * Relevance of the catalog search (lib/catalog/relevance): queries of eleven classes (exact
- * titles, typos, filler words, made-up words, prefixes, attribute values, brand + category,
- * spelling variants) made from the searchable products, each knowing which products it means,
+ * Relevance of the catalog search (lib/catalog/relevance): queries of thirteen classes (exact
+ * titles, typos, filler words, made-up words, prefixes, attribute values, the closest of
+ * near-identical titles, brand + category, spelling variants) made from the searchable products, each knowing which products it means,
  * answered by searchProducts (as the API runs it) and by MiniSearch over the same products.
  * Prints per class the zero-result rate, hit@1/3/10 and MRR of both, as a Markdown table, or
  * the raw numbers with --json. --check exits 1 when a targeted class misses a target.
