@@ -1,13 +1,14 @@
 import { Prisma } from "@/lib/db";
 import { CONDITIONS, type ConditionValue } from "@/lib/schemas/catalog";
 import type { PriceBucket } from "./price-buckets";
+import type { TextMatch } from "./text-match";
 
 const sql = Prisma.sql;
 
 /**
- * Facet counts of a browse (no text, no store) from the facet bitmaps (migration
- * 20261126000000_facet_bitmaps): per 65,536 products, a few ANDs, ORs and popcounts, whatever the
- * catalog's size. Products changed since the last compaction are not read from the bitmaps (their
+ * Facet counts of a browse or a text query (no store) from the facet bitmaps (migration
+ * 20261126000000_facet_bitmaps) and, for text, the lexeme bitmaps (textBits): per 65,536
+ * products, a few ANDs, ORs and popcounts, whatever the catalog's size or the number of matches. Products changed since the last compaction are not read from the bitmaps (their
  * bits are masked out here) but from their product_search rows by the caller's own counting
  * statement (`pending`), so the two parts together count every product once, in one snapshot.
  *
@@ -22,6 +23,96 @@ export interface BitmapCountsInput {
   /** Indexes of the buckets the price filter keeps, or null without a price filter. */
   buckets: number[] | null;
   bucketCount: number;
+  /** A text query: its matching set from the lexeme bitmaps (see textBits). */
+  text?: BitmapText | null;
+}
+
+/**
+ * A text query's part of the bitmap counts: its words (./text-match.ts TextMatch) and `pendingFull`,
+ * a condition that holds when some pending product in scope is a full match (read from its row).
+ */
+export interface BitmapText extends TextMatch {
+  pendingFull: Prisma.Sql;
+}
+
+/**
+ * Name of the CTE of the counts statement that says whether the text match is relaxed (one row,
+ * column `relaxed`): the rows of the pending products, counted beside the bitmaps, read it.
+ */
+export const TEXT_MODE = Prisma.raw("text_mode");
+
+/**
+ * A text query counts from the lexeme bitmaps when its matching set is broad: at least this many
+ * products per chunk of the catalog (facet_chunk_bits() products). Below it, counting the
+ * matching rows costs less than the bitmaps' fixed cost per chunk (the facets' ANDs and
+ * popcounts): at 100,000 products, two chunks, the two cost the same near 3,000-4,000 matches.
+ * Both are exact; this only picks the cheaper.
+ */
+const BROAD_MATCHES_PER_CHUNK = 2_000;
+
+/**
+ * Whether a text query is broad (see BROAD_MATCHES_PER_CHUNK): its matches estimated from the
+ * lexeme bitmaps as the fewest over its word groups of the sum over the group's forms of the
+ * rarest lexeme's products (pending products and excluded words aside). One row, `broad`.
+ */
+export function textBreadth(text: TextMatch): Prisma.Sql {
+  const groups = text.forms.filter((f) => f.group >= 0);
+  return sql`
+    SELECT coalesce(min(g.n), 0) >= ${BROAD_MATCHES_PER_CHUNK} * (SELECT count(*) FROM facet_bitmaps WHERE dim = 'a' AND key = '') AS broad
+    FROM (
+      SELECT f.grp, sum(f.n) AS n
+      FROM (
+        SELECT f.grp, f.form, min(coalesce(d.n, 0)) AS n
+        FROM unnest(${groups.map((f) => f.group)}::int[], ${groups.map((f) => f.word)}::text[]) WITH ORDINALITY AS f(grp, word, form)
+        CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector('catalog', f.word))) AS l(lexeme)
+        CROSS JOIN LATERAL (SELECT sum(bit_count(fb.bits)) AS n FROM facet_bitmaps fb WHERE fb.dim = 'w' AND fb.key = l.lexeme) d
+        GROUP BY f.grp, f.form) f
+      GROUP BY f.grp) g`;
+}
+
+/**
+ * The text query's matching set per chunk of the scope, from the lexeme bitmaps (dim 'w',
+ * migration 20261210000000_lexeme_bitmaps), exactly as the tsqueries `every` and `some` match a
+ * settled product's document: plainto_tsquery of a word is the AND of its lexemes (a word of no
+ * lexeme, a stop word, is left out of an OR or an AND as tsquery operators leave an empty
+ * operand); a group is the OR of its forms, `every` the AND of the groups less each excluded
+ * word, `some` their OR less the same. A chunk without a lexeme's row has none of it.
+ * Then `text_mode`: relaxed when the query may relax and no product in scope (settled, from
+ * `every`'s bits; pending, from its row) is a full match.
+ */
+function textBits(text: BitmapText): Prisma.Sql {
+  return sql`
+    text_forms AS MATERIALIZED (
+      SELECT f.grp, f.form, tsvector_to_array(to_tsvector('catalog', f.word)) AS lexemes
+      FROM unnest(${text.forms.map((f) => f.group)}::int[], ${text.forms.map((f) => f.word)}::text[])
+           WITH ORDINALITY AS f(grp, word, form)
+    ), form_bits AS (
+      SELECT f.grp, f.form, fb.chunk, bit_and(fb.bits) AS bits
+      FROM text_forms f CROSS JOIN LATERAL unnest(f.lexemes) AS l(lexeme)
+      CROSS JOIN LATERAL (
+        SELECT fb.chunk, fb.bits FROM facet_bitmaps fb
+        WHERE fb.dim = 'w' AND fb.key = l.lexeme AND fb.chunk IN (SELECT chunk FROM base_scope)) fb
+      GROUP BY f.grp, f.form, fb.chunk
+      HAVING count(*) = max(cardinality(f.lexemes))
+    ), group_bits AS (
+      SELECT grp, chunk, bit_or(bits) AS bits FROM form_bits GROUP BY grp, chunk
+    ), text_bits AS (
+      SELECT s.chunk,
+             CASE WHEN a.n > 0 AND a.n = (SELECT count(DISTINCT grp) FROM text_forms WHERE grp >= 0 AND cardinality(lexemes) > 0)
+                  THEN a.every ELSE facet_zero_bits() END & ~coalesce(x.bits, facet_zero_bits()) AS every,
+             coalesce(a.some, facet_zero_bits()) & ~coalesce(x.bits, facet_zero_bits()) AS some
+      FROM base_scope s
+      LEFT JOIN (SELECT chunk, count(*) AS n, bit_and(bits) AS every, bit_or(bits) AS some FROM group_bits WHERE grp >= 0 GROUP BY chunk) a
+        ON a.chunk = s.chunk
+      LEFT JOIN group_bits x ON x.grp = -1 AND x.chunk = s.chunk
+    ), ${TEXT_MODE} AS MATERIALIZED (
+      SELECT ${text.relax} AND NOT (
+               EXISTS (SELECT 1 FROM text_bits t JOIN base_scope s ON s.chunk = t.chunk WHERE bit_count(t.every & s.bits) > 0)
+               OR ${text.pendingFull}) AS relaxed
+    ), scope AS (
+      SELECT s.chunk, s.bits & CASE WHEN m.relaxed THEN t.some ELSE t.every END AS bits
+      FROM base_scope s JOIN text_bits t ON t.chunk = s.chunk CROSS JOIN ${TEXT_MODE} m
+    )`;
 }
 
 /**
@@ -110,6 +201,7 @@ export function settledPage(
 /** The bitmap part of the counts statement: rows shaped as search.ts's CountRow. */
 export function bitmapCounts(input: BitmapCountsInput): Prisma.Sql {
   const { scope, brandIds, conditions, buckets, bucketCount } = input;
+  const text = input.text ?? null;
   const { conditions: allConditions, buckets: allBuckets } = wanted({ ...input, conditions: null, buckets: null });
   const { conditions: wantedConditions, buckets: wantedBuckets } = wanted(input);
   const offerFilter = conditions !== null || buckets !== null;
@@ -143,11 +235,11 @@ export function bitmapCounts(input: BitmapCountsInput): Prisma.Sql {
       SELECT m.ordinal / facet_chunk_bits() AS chunk, facet_bits_of(array_agg(m.ordinal % facet_chunk_bits())) AS bits
       FROM (SELECT DISTINCT product_id FROM facet_pending) p JOIN facet_members m ON m.product_id = p.product_id
       GROUP BY 1
-    ), scope AS (
+    ), ${text ? sql`base_scope` : sql`scope`} AS (
       SELECT fb.chunk, CASE WHEN pending.bits IS NULL THEN fb.bits ELSE fb.bits & ~pending.bits END AS bits
       FROM facet_bitmaps fb LEFT JOIN pending ON pending.chunk = fb.chunk
       WHERE ${scopeRow}
-    ), brand_filter AS (
+    ), ${text ? sql`${textBits(text)},` : Prisma.empty} brand_filter AS (
       ${brandIds === null
         ? sql`SELECT NULL::int AS chunk, NULL::varbit AS bits WHERE false`
         : sql`SELECT fb.chunk, bit_or(fb.bits) AS bits FROM facet_bitmaps fb
@@ -166,7 +258,10 @@ export function bitmapCounts(input: BitmapCountsInput): Prisma.Sql {
     )
     SELECT 'all' AS set, NULL::text AS key, NULL::text AS label,
            coalesce(sum(bit_count(s.sbo)), 0)::int AS results, coalesce(sum(bit_count(s.so)), 0)::int AS any_brand,
-           coalesce(sum(bit_count(s.sb)), 0)::int AS brand_rows, false AS relaxed
+           coalesce(sum(bit_count(s.sb)), 0)::int AS brand_rows,
+           ${text
+             ? sql`(${text.dropped} OR (SELECT relaxed FROM ${TEXT_MODE})) AND EXISTS (SELECT 1 FROM scope WHERE bit_count(scope.bits) > 0)`
+             : sql`false`} AS relaxed
     FROM s
     UNION ALL
     SELECT 'brand', br.slug, br.name, 0, x.n, 0, false

@@ -9,11 +9,11 @@ import {
   type ProductCardData,
   type SearchParams,
 } from "@/lib/schemas/catalog";
-import { bitmapCounts, bucketsInRange, settledPage } from "./facet-counts";
+import { bitmapCounts, bucketsInRange, settledPage, TEXT_MODE, textBreadth } from "./facet-counts";
 import { interpretQuery, type TextQuery } from "./interpret";
 import { loadPriceBuckets, type PriceBucket } from "./price-buckets";
 import { searchCache } from "./search-cache";
-import { textSource } from "./text-match";
+import { textMatch, textSource } from "./text-match";
 import { CURRENCY } from "@/lib/currency";
 
 const sql = Prisma.sql;
@@ -117,13 +117,22 @@ export interface CountRow {
  * the price buckets. Exported so that the benchmark runs exactly these statements.
  */
 export async function prepareSearch(client: CatalogClient, params: SearchParams, restriction: SearchRestriction = {}) {
-  const [scope, brandIds, text, buckets] = await Promise.all([
+  const [scope, brandIds, [text, textBitmaps], buckets] = await Promise.all([
     params.category ? categoryScope(client, params.category) : Promise.resolve<Scope | null>(null),
     params.brand?.length ? brandIdsOf(client, params.brand) : Promise.resolve(null),
-    params.q ? interpretQuery(client, params.q, { literal: restriction.literal }) : Promise.resolve(null),
+    params.q ? readText(client, params.q, restriction) : Promise.resolve([null, false] as const),
     loadPriceBuckets(client),
   ]);
-  return { text, buckets, statements: searchStatements(params, scope, brandIds, restriction, text, buckets) };
+  return { text, buckets, statements: searchStatements(params, scope, brandIds, restriction, text, buckets, { textBitmaps }) };
+}
+
+/** The query's reading, and whether its counts come from the lexeme bitmaps (a broad query, no store). */
+async function readText(client: CatalogClient, q: string, restriction: SearchRestriction) {
+  const text = await interpretQuery(client, q, { literal: restriction.literal });
+  const match = textMatch(text);
+  if (match === null || restriction.storeId !== undefined) return [text, false] as const;
+  const [row] = await client.$queryRaw<{ broad: boolean }[]>(textBreadth(match));
+  return [text, row?.broad ?? false] as const;
 }
 
 /**
@@ -274,9 +283,10 @@ const conditionBit = (condition: ConditionValue) => 1 << CONDITIONS.indexOf(cond
  * offers in the price range, `pmask` = price buckets present among offers in the condition set.
  * Without offer filters these are precomputed columns of product_search.
  *
- * A browse (no text, no store, a price range on bucket bounds) counts from the facet bitmaps
- * (./facet-counts.ts) plus `matching` over the products changed since their last compaction;
- * anything else counts by a pass over `matching`.
+ * A browse or a broad text query (`textBitmaps`), with no store and a price range on bucket
+ * bounds, counts from the facet bitmaps (./facet-counts.ts; for text, the lexeme bitmaps) plus
+ * `matching` over the products changed since their last compaction; anything else counts by a
+ * pass over `matching`.
  */
 export function searchStatements(
   params: SearchParams,
@@ -287,9 +297,16 @@ export function searchStatements(
   buckets: PriceBucket[] | null = null,
   /**
    * boundedText false: every text match is ranked for the page (the definition bounded pages are
-   * tested against); fewPrefixed, listDepth: see PageBound.
+   * tested against); fewPrefixed, listDepth: see PageBound. textBitmaps: a text query's counts
+   * come from the lexeme bitmaps (prepareSearch asks for it when the query is broad), else from
+   * its matching rows.
    */
-  { boundedText = true, fewPrefixed, listDepth }: { boundedText?: boolean; fewPrefixed?: number; listDepth?: number } = {},
+  {
+    boundedText = true,
+    fewPrefixed,
+    listDepth,
+    textBitmaps = false,
+  }: { boundedText?: boolean; fewPrefixed?: number; listDepth?: number; textBitmaps?: boolean } = {},
 ): { page: Prisma.Sql; counts: Prisma.Sql } {
   const q = text !== null;
   const conditions = params.condition?.length ? params.condition : null;
@@ -349,9 +366,17 @@ export function searchStatements(
   // of the product_search row (no offer filter, no store).
   const boundedPage =
     boundedText && params.sort === "relevance" && !offerFilter ? { limit: offset + params.page_size, filter: brandOk, fewPrefixed, listDepth } : undefined;
+  // The counts' rows of a text query counted from the bitmaps: the pending products matching it,
+  // as the counts statement's text_mode says (./facet-counts.ts).
+  const pendingText = (m: NonNullable<typeof match>) => sql`(
+    SELECT ${columns("ps")}, 0::float8 AS score, (${m.dropped} OR tm.relaxed) AS relaxed
+    FROM product_search ps CROSS JOIN ${TEXT_MODE} tm
+    WHERE ${pendingOnly} AND ${inScope} AND ps.search_vector @@ CASE WHEN tm.relaxed THEN ${m.some} ELSE ${m.every} END) ps`;
   const source = (scored: boolean) =>
     text
-      ? sql`${textSource(text, columns, names, inScope, { scored, page: scored ? boundedPage : undefined })} ps`
+      ? !scored && fromBitmaps && match !== null
+        ? pendingText(match)
+        : sql`${textSource(text, columns, names, inScope, { scored, page: scored ? boundedPage : undefined })} ps`
       : sql`product_search ps`;
 
   // The page needs only products that pass every filter: the brand filter and cheap bounds
@@ -362,18 +387,24 @@ export function searchStatements(
     ${priceMin === null ? Prisma.empty : sql`AND ps.offer_prices[cardinality(ps.offer_prices)] >= ${priceMin}`}
     ${priceMax === null ? Prisma.empty : sql`AND ps.min_price_cents < ${priceMax}`}`;
   const pagePrefilter = sql`${brandOk} AND ${offerPrefilter}`;
-  const bitmapBuckets = buckets === null || q || storeId !== null ? undefined : bucketsInRange(buckets, priceMin, priceMax);
+  // Text counts come from the lexeme bitmaps too (a query with no word group matches nothing:
+  // its scan is empty).
+  const match = text === null || !textBitmaps ? null : textMatch(text);
+  const bitmapBuckets =
+    buckets === null || (q && match === null) || storeId !== null ? undefined : bucketsInRange(buckets, priceMin, priceMax);
   const fromBitmaps = bitmapBuckets !== undefined;
-  const bitmapInput = fromBitmaps
-    ? { scope, brandIds, conditions, buckets: bitmapBuckets, bucketCount: buckets!.length }
-    : null;
   const pendingOnly = sql`ps.product_id IN (SELECT product_id FROM facet_pending)`;
+  const bitmapText =
+    match === null ? null : { ...match, pendingFull: sql`EXISTS (SELECT 1 FROM product_search ps WHERE ${pendingOnly} AND ${inScope} AND ps.search_vector @@ ${match.every})` };
+  const bitmapInput = fromBitmaps
+    ? { scope, brandIds, conditions, buckets: bitmapBuckets, bucketCount: buckets!.length, text: bitmapText }
+    : null;
   // A browse of a category or by brand, filtered by offers, picks its page from the
   // facet_member_pairs rows that pass (./facet-counts.ts settledPage: sort keys and offer prices
   // are there), not from every product of the scope or brands; only the products changed since
   // the last compaction are read here, from their rows.
   const settled =
-    bitmapInput !== null && (brandIds !== null || scope !== null) && (conditions !== null || bitmapBuckets !== null);
+    !q && bitmapInput !== null && (brandIds !== null || scope !== null) && (conditions !== null || bitmapBuckets !== null);
   const candidates = settled
     ? sql`(SELECT DISTINCT product_id FROM facet_pending) pc JOIN product_search ps ON ps.product_id = pc.product_id`
     : null;

@@ -291,6 +291,37 @@ function boundedPage(args: {
  * With `page` (the relevance order, filters that `page.filter` states), the page of full matches
  * may be read from the title postings (boundedPage): the same rows in the same order.
  */
+/**
+ * What a text query matches, as tsqueries over product_search.search_vector and as its words for
+ * the lexeme bitmaps (./facet-counts.ts): `every` the full matches, `some` the relaxed ones (used
+ * only when `relax` and no product in scope matches `every`); `forms` the words of each group
+ * (group -1: excluded words). `dropped`: every match counts as relaxed (a word was dropped).
+ * Null when nothing can match (no word group).
+ */
+export interface TextMatch {
+  every: Prisma.Sql;
+  some: Prisma.Sql;
+  relax: boolean;
+  dropped: boolean;
+  forms: Array<{ group: number; word: string }>;
+}
+
+export function textMatch(tq: TextQuery): TextMatch | null {
+  if (tq.groups.length === 0) return null;
+  const groups = tq.groups.map(groupQuery);
+  const exclusions = tq.excluded.map((word) => sql`!! ${plain(word)}`);
+  return {
+    every: allOf([...groups, ...exclusions]),
+    some: allOf([anyOf(groups), ...exclusions]),
+    relax: groups.length > 1 && !tq.strict,
+    dropped: tq.dropped.length > 0,
+    forms: [
+      ...tq.groups.flatMap((group, g) => [group.word, ...group.alternatives].map((word) => ({ group: g, word }))),
+      ...tq.excluded.map((word) => ({ group: -1, word })),
+    ],
+  };
+}
+
 export function textSource(
   tq: TextQuery,
   columns: (alias: string) => Prisma.Sql,
@@ -298,13 +329,12 @@ export function textSource(
   inScope: Prisma.Sql,
   { scored, page }: { scored: boolean; page?: PageBound },
 ): Prisma.Sql {
-  if (tq.groups.length === 0) {
+  const match = textMatch(tq);
+  if (match === null) {
     return sql`(SELECT ${columns("ps")}, 0::float8 AS score, true AS relaxed FROM product_search ps WHERE false)`;
   }
   const groups = tq.groups.map(groupQuery);
-  const exclusions = tq.excluded.map((word) => sql`!! ${plain(word)}`);
-  const every = allOf([...groups, ...exclusions]);
-  const some = allOf([anyOf(groups), ...exclusions]);
+  const { every, some } = match;
 
   // The title compared with the query as typed and as corrected (key forms, lib/catalog/query.ts).
   const keys = [...new Set([tq.key, tq.corrected ?? tq.key])];
@@ -319,7 +349,7 @@ export function textSource(
     : sql`0`;
   const base = (query: Prisma.Sql) =>
     scored ? sql`${titleScore} + ${typedScore} + ts_rank(${WEIGHTS}, ps.search_vector, ${query}) - ${lengthOf(sql`ps`)}` : sql`0`;
-  const dropped = Prisma.raw(tq.dropped.length > 0 ? "true" : "false");
+  const dropped = Prisma.raw(match.dropped ? "true" : "false");
 
   const rank = fullMatchRank(tq.groups);
   const score = sql`${TITLE_POINTS * rank.groups} * ${titleScore} + ${rank.rank} - ${lengthOf(sql`ps`)}`;
@@ -327,9 +357,9 @@ export function textSource(
     SELECT ${columns("ps")}, (${scored ? score : sql`0`})::float8 AS score, ${dropped} AS relaxed
     FROM product_search ps
     WHERE ps.search_vector @@ ${every} AND ${inScope}`;
-  const statement = groups.length === 1 || tq.strict ? sql`(${full})` : withRelaxed();
+  const statement = match.relax ? withRelaxed() : sql`(${full})`;
   if (!scored || !page || page.limit > MAX_BOUNDED_PAGE) return statement;
-  return boundedPage({ tq, rank, score, every, exclusions: exclusions.length > 0, columns, inScope, page, dropped, full: statement });
+  return boundedPage({ tq, rank, score, every, exclusions: tq.excluded.length > 0, columns, inScope, page, dropped, full: statement });
 
   /** The full matches, or when there are none the products matching some group (ranked as above). */
   function withRelaxed(): Prisma.Sql {
