@@ -8,9 +8,10 @@ const sql = Prisma.sql;
 /**
  * Facet counts of a browse or a text query (no store) from the facet bitmaps (migration
  * 20261126000000_facet_bitmaps) and, for text, the lexeme bitmaps (textBits): per 65,536
- * products, a few ANDs, ORs and popcounts, whatever the catalog's size or the number of matches. Products changed since the last compaction are not read from the bitmaps (their
- * bits are masked out here) but from their product_search rows by the caller's own counting
- * statement (`pending`), so the two parts together count every product once, in one snapshot.
+ * products, a few ANDs, ORs and popcounts, whatever the catalog's size or the number of matches.
+ * Products changed since the last compaction are not read from the bitmaps (their bits are
+ * masked out here) but from their product_search rows by the caller's own counting statement
+ * (`pending`), so the two parts together count every product once, in one snapshot.
  *
  * Offer filters are exact because a product's offers are one bitmap per (condition, price bucket)
  * pair: "some offer has a wanted condition and a price in range" is the OR of the pairs in
@@ -45,20 +46,22 @@ export const TEXT_MODE = Prisma.raw("text_mode");
  * A text query counts from the lexeme bitmaps when its matching set is broad: at least this many
  * products per chunk of the catalog (facet_chunk_bits() products). Below it, counting the
  * matching rows costs less than the bitmaps' fixed cost per chunk (the facets' ANDs and
- * popcounts): at 100,000 products, two chunks, the two cost the same near 3,000-4,000 matches.
- * Both are exact; this only picks the cheaper.
+ * popcounts). At 100,000 products, two chunks, the two cost the same near 3,000-4,000 matches,
+ * or near 1,000 with offer filters (the rows' offers are read then). Both are exact; this only
+ * picks the cheaper.
  */
-const BROAD_MATCHES_PER_CHUNK = 2_000;
+const BROAD_MATCHES_PER_CHUNK = { plain: 2_000, offerFiltered: 500 };
 
 /**
  * Whether a text query is broad (see BROAD_MATCHES_PER_CHUNK): its matches estimated from the
  * lexeme bitmaps as the fewest over its word groups of the sum over the group's forms of the
  * rarest lexeme's products (pending products and excluded words aside). One row, `broad`.
  */
-export function textBreadth(text: TextMatch): Prisma.Sql {
+export function textBreadth(text: TextMatch, { offerFiltered }: { offerFiltered: boolean }): Prisma.Sql {
   const groups = text.forms.filter((f) => f.group >= 0);
+  const perChunk = offerFiltered ? BROAD_MATCHES_PER_CHUNK.offerFiltered : BROAD_MATCHES_PER_CHUNK.plain;
   return sql`
-    SELECT coalesce(min(g.n), 0) >= ${BROAD_MATCHES_PER_CHUNK} * (SELECT count(*) FROM facet_bitmaps WHERE dim = 'a' AND key = '') AS broad
+    SELECT coalesce(min(g.n), 0) >= ${perChunk} * (SELECT count(*) FROM facet_bitmaps WHERE dim = 'a' AND key = '') AS broad
     FROM (
       SELECT f.grp, sum(f.n) AS n
       FROM (

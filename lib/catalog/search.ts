@@ -117,21 +117,22 @@ export interface CountRow {
  * the price buckets. Exported so that the benchmark runs exactly these statements.
  */
 export async function prepareSearch(client: CatalogClient, params: SearchParams, restriction: SearchRestriction = {}) {
-  const [scope, brandIds, [text, textBitmaps], buckets] = await Promise.all([
+  const [scope, brandIds, [text, broadText], buckets] = await Promise.all([
     params.category ? categoryScope(client, params.category) : Promise.resolve<Scope | null>(null),
     params.brand?.length ? brandIdsOf(client, params.brand) : Promise.resolve(null),
-    params.q ? readText(client, params.q, restriction) : Promise.resolve([null, false] as const),
+    params.q ? readText(client, params, restriction) : Promise.resolve([null, false] as const),
     loadPriceBuckets(client),
   ]);
-  return { text, buckets, statements: searchStatements(params, scope, brandIds, restriction, text, buckets, { textBitmaps }) };
+  return { text, buckets, statements: searchStatements(params, scope, brandIds, restriction, text, buckets, { broadText }) };
 }
 
-/** The query's reading, and whether its counts come from the lexeme bitmaps (a broad query, no store). */
-async function readText(client: CatalogClient, q: string, restriction: SearchRestriction) {
-  const text = await interpretQuery(client, q, { literal: restriction.literal });
+/** The query's reading, and whether it is broad (searchStatements' broadText; never on a store page). */
+async function readText(client: CatalogClient, params: SearchParams, restriction: SearchRestriction) {
+  const text = await interpretQuery(client, params.q!, { literal: restriction.literal });
   const match = textMatch(text);
   if (match === null || restriction.storeId !== undefined) return [text, false] as const;
-  const [row] = await client.$queryRaw<{ broad: boolean }[]>(textBreadth(match));
+  const offerFiltered = Boolean(params.condition?.length) || params.price_min_cents !== undefined || params.price_max_cents !== undefined;
+  const [row] = await client.$queryRaw<{ broad: boolean }[]>(textBreadth(match, { offerFiltered }));
   return [text, row?.broad ?? false] as const;
 }
 
@@ -283,7 +284,7 @@ const conditionBit = (condition: ConditionValue) => 1 << CONDITIONS.indexOf(cond
  * offers in the price range, `pmask` = price buckets present among offers in the condition set.
  * Without offer filters these are precomputed columns of product_search.
  *
- * A browse or a broad text query (`textBitmaps`), with no store and a price range on bucket
+ * A browse or a broad text query (`broadText`), with no store and a price range on bucket
  * bounds, counts from the facet bitmaps (./facet-counts.ts; for text, the lexeme bitmaps) plus
  * `matching` over the products changed since their last compaction; anything else counts by a
  * pass over `matching`.
@@ -297,16 +298,16 @@ export function searchStatements(
   buckets: PriceBucket[] | null = null,
   /**
    * boundedText false: every text match is ranked for the page (the definition bounded pages are
-   * tested against); fewPrefixed, listDepth: see PageBound. textBitmaps: a text query's counts
-   * come from the lexeme bitmaps (prepareSearch asks for it when the query is broad), else from
-   * its matching rows.
+   * tested against); fewPrefixed, listDepth: see PageBound. broadText: the text query matches
+   * many products (prepareSearch estimates it): its counts come from the lexeme bitmaps, not from
+   * its matching rows, and its relevance page under offer filters from the title postings.
    */
   {
     boundedText = true,
     fewPrefixed,
     listDepth,
-    textBitmaps = false,
-  }: { boundedText?: boolean; fewPrefixed?: number; listDepth?: number; textBitmaps?: boolean } = {},
+    broadText = false,
+  }: { boundedText?: boolean; fewPrefixed?: number; listDepth?: number; broadText?: boolean } = {},
 ): { page: Prisma.Sql; counts: Prisma.Sql } {
   const q = text !== null;
   const conditions = params.condition?.length ? params.condition : null;
@@ -336,6 +337,10 @@ export function searchStatements(
     ? sql`o.min_price, o.n, o.cmask, o.pmask`
     : sql`ps.min_price_cents AS min_price, ps.offer_count AS n, ps.condition_mask AS cmask,
           ps.price_bucket_mask AS pmask`;
+  // An offer x(cond, price) passes the condition filter, the price filter.
+  const conditionOk = conditions === null ? sql`true` : sql`x.cond = ANY(${conditions}::listing_condition[])`;
+  const priceOk = sql`(${priceMin === null ? sql`true` : sql`x.price >= ${priceMin}`}
+                       AND ${priceMax === null ? sql`true` : sql`x.price < ${priceMax}`})`;
   const offerLateral = offerFilter
     ? sql`CROSS JOIN LATERAL (
             SELECT min(u.price) FILTER (WHERE u.ok_c AND u.ok_p) AS min_price,
@@ -343,9 +348,7 @@ export function searchStatements(
                    coalesce(bit_or(listing_condition_bit(u.cond)) FILTER (WHERE u.ok_p), 0) AS cmask,
                    coalesce(bit_or(catalog_price_bucket_bit(u.price)) FILTER (WHERE u.ok_c), 0) AS pmask
             FROM (SELECT x.cond, x.price,
-                         ${conditions === null ? sql`true` : sql`x.cond = ANY(${conditions}::listing_condition[])`} AS ok_c,
-                         (${priceMin === null ? sql`true` : sql`x.price >= ${priceMin}`}
-                          AND ${priceMax === null ? sql`true` : sql`x.price < ${priceMax}`}) AS ok_p
+                         ${conditionOk} AS ok_c, ${priceOk} AS ok_p
                   FROM ${storeId === null
                          ? sql`unnest(ps.offer_conditions, ps.offer_prices) AS x(cond, price)`
                          : sql`(${storeOffers(sql`l.product_id = ps.product_id`)}) x`}) u
@@ -363,21 +366,17 @@ export function searchStatements(
   // Text: the matching set with its score and whether it was relaxed (lib/catalog/text-match.ts);
   // the counts need the set only.
   // The page of a relevance search may come from the title postings when every filter is a test
-  // of the product_search row (no offer filter, no store).
+  // of the product_search row: the brand, and the offer filters over the row's offer arrays
+  // (some offer has a wanted condition and a price in range), not on a store page (its offers
+  // are not in the row). Under offer filters only for a broad query: a narrow one's lists hold
+  // few passing rows, so the bound fails and every match is ranked after all, and ranking them
+  // costs little anyway.
+  const offersPass = sql`EXISTS (
+    SELECT 1 FROM unnest(ps.offer_conditions, ps.offer_prices) AS x(cond, price) WHERE ${conditionOk} AND ${priceOk})`;
   const boundedPage =
-    boundedText && params.sort === "relevance" && !offerFilter ? { limit: offset + params.page_size, filter: brandOk, fewPrefixed, listDepth } : undefined;
-  // The counts' rows of a text query counted from the bitmaps: the pending products matching it,
-  // as the counts statement's text_mode says (./facet-counts.ts).
-  const pendingText = (m: NonNullable<typeof match>) => sql`(
-    SELECT ${columns("ps")}, 0::float8 AS score, (${m.dropped} OR tm.relaxed) AS relaxed
-    FROM product_search ps CROSS JOIN ${TEXT_MODE} tm
-    WHERE ${pendingOnly} AND ${inScope} AND ps.search_vector @@ CASE WHEN tm.relaxed THEN ${m.some} ELSE ${m.every} END) ps`;
-  const source = (scored: boolean) =>
-    text
-      ? !scored && fromBitmaps && match !== null
-        ? pendingText(match)
-        : sql`${textSource(text, columns, names, inScope, { scored, page: scored ? boundedPage : undefined })} ps`
-      : sql`product_search ps`;
+    boundedText && params.sort === "relevance" && storeId === null && (!offerFilter || broadText)
+      ? { limit: offset + params.page_size, filter: offerFilter ? sql`${brandOk} AND ${offersPass}` : brandOk, fewPrefixed, listDepth }
+      : undefined;
 
   // The page needs only products that pass every filter: the brand filter and cheap bounds
   // of the offer filters (some offer has a wanted condition; some price can fall in range)
@@ -389,7 +388,7 @@ export function searchStatements(
   const pagePrefilter = sql`${brandOk} AND ${offerPrefilter}`;
   // Text counts come from the lexeme bitmaps too (a query with no word group matches nothing:
   // its scan is empty).
-  const match = text === null || !textBitmaps ? null : textMatch(text);
+  const match = text === null || !broadText ? null : textMatch(text);
   const bitmapBuckets =
     buckets === null || (q && match === null) || storeId !== null ? undefined : bucketsInRange(buckets, priceMin, priceMax);
   const fromBitmaps = bitmapBuckets !== undefined;
@@ -399,6 +398,19 @@ export function searchStatements(
   const bitmapInput = fromBitmaps
     ? { scope, brandIds, conditions, buckets: bitmapBuckets, bucketCount: buckets!.length, text: bitmapText }
     : null;
+  // The counts' rows of a text query counted from the bitmaps: the pending products matching it,
+  // as the counts statement's text_mode says (./facet-counts.ts).
+  const pendingText = (m: NonNullable<typeof match>) => sql`(
+    SELECT ${columns("ps")}, 0::float8 AS score, (${m.dropped} OR tm.relaxed) AS relaxed
+    FROM product_search ps CROSS JOIN ${TEXT_MODE} tm
+    WHERE ${pendingOnly} AND ${inScope} AND ps.search_vector @@ CASE WHEN tm.relaxed THEN ${m.some} ELSE ${m.every} END) ps`;
+  // Only a relevance page is ranked: other sorts need the matching set alone.
+  const source = (forPage: boolean) =>
+    text
+      ? !forPage && fromBitmaps && match !== null
+        ? pendingText(match)
+        : sql`${textSource(text, columns, names, inScope, forPage ? { scored: params.sort === "relevance", page: boundedPage } : { scored: false })} ps`
+      : sql`product_search ps`;
   // A browse of a category or by brand, filtered by offers, picks its page from the
   // facet_member_pairs rows that pass (./facet-counts.ts settledPage: sort keys and offer prices
   // are there), not from every product of the scope or brands; only the products changed since

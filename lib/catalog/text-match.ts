@@ -273,6 +273,37 @@ function boundedPage(args: {
 }
 
 /**
+ * What a text query matches, as tsqueries over product_search.search_vector and as its words for
+ * the lexeme bitmaps (./facet-counts.ts): `every` the full matches, `some` the relaxed ones (used
+ * only when `relax` and no product in scope matches `every`); `forms` the words of each group
+ * (group -1: excluded words). `dropped`: every match counts as relaxed (a word was dropped).
+ */
+export interface TextMatch {
+  every: Prisma.Sql;
+  some: Prisma.Sql;
+  relax: boolean;
+  dropped: boolean;
+  forms: Array<{ group: number; word: string }>;
+}
+
+/** A query's TextMatch, or null when nothing can match it (no word group). */
+export function textMatch(tq: TextQuery): TextMatch | null {
+  if (tq.groups.length === 0) return null;
+  const groups = tq.groups.map(groupQuery);
+  const exclusions = tq.excluded.map((word) => sql`!! ${plain(word)}`);
+  return {
+    every: allOf([...groups, ...exclusions]),
+    some: allOf([anyOf(groups), ...exclusions]),
+    relax: groups.length > 1 && !tq.strict,
+    dropped: tq.dropped.length > 0,
+    forms: [
+      ...tq.groups.flatMap((group, g) => [group.word, ...group.alternatives].map((word) => ({ group: g, word }))),
+      ...tq.excluded.map((word) => ({ group: -1, word })),
+    ],
+  };
+}
+
+/**
  * The text part of a search: products matching the query, with `score` (higher first) and
  * `relaxed` (true when not every word had to match).
  *
@@ -291,37 +322,6 @@ function boundedPage(args: {
  * With `page` (the relevance order, filters that `page.filter` states), the page of full matches
  * may be read from the title postings (boundedPage): the same rows in the same order.
  */
-/**
- * What a text query matches, as tsqueries over product_search.search_vector and as its words for
- * the lexeme bitmaps (./facet-counts.ts): `every` the full matches, `some` the relaxed ones (used
- * only when `relax` and no product in scope matches `every`); `forms` the words of each group
- * (group -1: excluded words). `dropped`: every match counts as relaxed (a word was dropped).
- * Null when nothing can match (no word group).
- */
-export interface TextMatch {
-  every: Prisma.Sql;
-  some: Prisma.Sql;
-  relax: boolean;
-  dropped: boolean;
-  forms: Array<{ group: number; word: string }>;
-}
-
-export function textMatch(tq: TextQuery): TextMatch | null {
-  if (tq.groups.length === 0) return null;
-  const groups = tq.groups.map(groupQuery);
-  const exclusions = tq.excluded.map((word) => sql`!! ${plain(word)}`);
-  return {
-    every: allOf([...groups, ...exclusions]),
-    some: allOf([anyOf(groups), ...exclusions]),
-    relax: groups.length > 1 && !tq.strict,
-    dropped: tq.dropped.length > 0,
-    forms: [
-      ...tq.groups.flatMap((group, g) => [group.word, ...group.alternatives].map((word) => ({ group: g, word }))),
-      ...tq.excluded.map((word) => ({ group: -1, word })),
-    ],
-  };
-}
-
 export function textSource(
   tq: TextQuery,
   columns: (alias: string) => Prisma.Sql,

@@ -316,7 +316,7 @@ async function fast(tx: Tx, f: FilterSet) {
     ? (await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM brands WHERE slug = ANY(${f.brands}::text[])`).map((r) => r.id)
     : null;
   const text = f.text ? textQueryOf(f.text) : null;
-  const { counts, page } = searchStatements(params, scope, ids, {}, text, buckets, { textBitmaps: true });
+  const { counts, page } = searchStatements(params, scope, ids, {}, text, buckets, { broadText: true });
   const summary = summarizeCounts(mergeCountRows(await tx.$queryRaw<CountRow[]>(counts)), buckets);
   const cards = text ? [] : await tx.$queryRaw<{ id: string; min_price_cents: number; offer_count: number }[]>(page);
   const asRecord = (entries: Array<{ value: string; count: number }>) => Object.fromEntries(entries.map((e) => [e.value, e.count]));

@@ -1,15 +1,18 @@
 /**
- * Issue 14: the page of a relevance search is read from search_title_postings
+ * Issues 14 and 35: the page of a relevance search is read from search_title_postings
  * (lib/catalog/text-match.ts boundedPage) instead of ranking every match. Properties, after random
  * writes to titles, descriptions, brands, ratings and listings:
  * - search_title_postings holds exactly its definition: one row per searchable product and title
  *   lexeme, with that lexeme's field score (title 10, brand 4, categories 2, description 1, summed
  *   over the fields it occurs in), the number of words of its title and its rating count;
  * - for random queries (words, half words, typos, exclusions, two or three words) with random
- *   category and brand filters, pages and page sizes, either way of reading titles that begin
- *   with the query, and lists read to a depth of 1, 6 or all rows, the page equals the one that
+ *   category, brand and offer filters (condition, price range), pages and page sizes, either
+ *   way of reading titles that begin with the query, and lists read to a depth of 1, 6 or all
+ *   rows, the page equals the one that
  *   ranks every match (products and order), and the bounded read is taken (not only its
- *   fallback) for at least a third of the full pages of one word, a fifth of several.
+ *   fallback) for at least a third of the full pages of one word, a sixth of several, a fifth
+ *   of those with offer filters (read bounded when the query is broad, as every query here is
+ *   taken to be).
  * Each run is a transaction that is rolled back, on a small catalog of this file's own whose
  * titles, brands, categories and descriptions share a few words (and more titles begin with
  * "lamp" than a half word has completions; some titles are made from a few two-word phrases), in
@@ -99,6 +102,12 @@ async function seedOwnCatalog(db: PrismaClient) {
       INSERT INTO listings (store_id, product_id, sku, condition, price_cents, list_price_cents, quantity, status)
       VALUES ((SELECT id FROM stores), ${productId}::uuid, ${`text-${i}`}, 'new', ${1000 + i}, ${1000 + i}, 3,
               ${i % 9 === 8 ? "inactive" : "active"}::listing_status)`;
+    // A cheaper used offer beside every third product's: offer filters pass one, both or neither.
+    if (i % 3 === 0) {
+      await db.$executeRaw`
+        INSERT INTO listings (store_id, product_id, sku, condition, price_cents, list_price_cents, quantity, status)
+        VALUES ((SELECT id FROM stores), ${productId}::uuid, ${`text-used-${i}`}, 'used', ${900 + i}, ${900 + i}, 1, 'active')`;
+    }
   }
   listingIds = (await db.$queryRaw<{ id: string }[]>`SELECT id::text FROM listings ORDER BY sku`).map((r) => r.id);
 }
@@ -152,6 +161,10 @@ const search = fc.record({
   q: query,
   category: fc.option(fc.constantFrom(...CATEGORIES.map((c) => c.slug)), { nil: undefined }),
   brand: fc.option(fc.subarray(BRANDS.map((b) => b.slug), { minLength: 1 }), { nil: undefined }),
+  // Offer filters, tested on each row's offers (new at 1,000 + i cents, some used at 900 + i).
+  condition: fc.option(fc.constantFrom("new", "used", "new,used"), { nil: undefined, freq: 3 }),
+  price_min_cents: fc.option(fc.constantFrom(950, 1050, 1120), { nil: undefined, freq: 3 }),
+  price_max_cents: fc.option(fc.constantFrom(1000, 1100, 1300), { nil: undefined, freq: 3 }),
   page: fc.integer({ min: 1, max: 3 }),
   page_size: fc.integer({ min: 1, max: 8 }),
   // All titles that begin with the query ranked, or read from the postings when there are more.
@@ -170,6 +183,9 @@ async function pages(tx: Tx, s: Search) {
     page_size: String(s.page_size),
     ...(s.category ? { category: s.category } : {}),
     ...(s.brand ? { brand: s.brand.join(",") } : {}),
+    ...(s.condition ? { condition: s.condition } : {}),
+    ...(s.price_min_cents ? { price_min_cents: String(s.price_min_cents) } : {}),
+    ...(s.price_max_cents && (s.price_min_cents ?? 0) < s.price_max_cents ? { price_max_cents: String(s.price_max_cents) } : {}),
   });
   const parsed = parseQuery(params.q!);
   const rows = parsed.words.length ? await tx.$queryRaw<WordRow[]>(interpretStatement(parsed.words)) : [];
@@ -181,13 +197,14 @@ async function pages(tx: Tx, s: Search) {
   const brands = params.brand
     ? (await tx.$queryRaw<{ id: string }[]>`SELECT id::text FROM brands WHERE slug = ANY(${params.brand}::text[])`).map((r) => r.id)
     : null;
-  const statement = (boundedText: boolean) => searchStatements(params, scope ?? null, brands, {}, text, null, { boundedText, fewPrefixed: s.fewPrefixed, listDepth: s.listDepth }).page;
+  const statement = (boundedText: boolean) => searchStatements(params, scope ?? null, brands, {}, text, null, { boundedText, fewPrefixed: s.fewPrefixed, listDepth: s.listDepth, broadText: true }).page;
   const ids = async (boundedText: boolean) => (await tx.$queryRaw<{ id: string }[]>(statement(boundedText))).map((r) => r.id);
   return {
     bounded: await ids(true),
     everything: await ids(false),
     tookBoundedRead: await tookBoundedRead(tx, statement(true)),
     words: text.groups.length,
+    offers: params.condition !== undefined || params.price_min_cents !== undefined || params.price_max_cents !== undefined,
   };
 }
 
@@ -237,6 +254,8 @@ describe("a text search's page from the title postings", () => {
     // Full pages and those read bounded, of queries of one word group and of several.
     const full = { one: 0, several: 0 };
     const bounded = { one: 0, several: 0 };
+    // Full pages with offer filters, and those read bounded.
+    const offers = { full: 0, bounded: 0 };
     await fc.assert(
       fc.asyncProperty(fc.array(write, { maxLength: 6 }), fc.array(search, { minLength: 1, maxLength: 4 }), async (writes, searches) => {
         const ROLLBACK = new Error("rollback");
@@ -269,6 +288,8 @@ describe("a text search's page from the title postings", () => {
                   const kind = page.words > 1 ? "several" : "one";
                   full[kind]++;
                   if (page.tookBoundedRead) bounded[kind]++;
+                  if (page.offers) offers.full++;
+                  if (page.offers && page.tookBoundedRead) offers.bounded++;
                 }
               }
               throw ROLLBACK;
@@ -282,12 +303,14 @@ describe("a text search's page from the title postings", () => {
       { numRuns: RUNS, seed: SEED },
     );
     expect(compared).toBeGreaterThan(RUNS);
-    console.log(`text-page: ${compared} pages compared; full, read bounded: one word ${full.one}, ${bounded.one}; several ${full.several}, ${bounded.several}`);
+    console.log(`text-page: ${compared} pages compared; full, read bounded: one word ${full.one}, ${bounded.one}; several ${full.several}, ${bounded.several}; with offer filters ${offers.full}, ${offers.bounded}`);
     expect(bounded.one).toBeGreaterThan(full.one / 3);
     // Fewer for several words here: on this small catalog many pages reach products with a word
     // only in their description, which no list's edge bounds (as a catalog's first pages of a
     // common query do not), and a list read 1 or 6 rows deep leaves its edge at its head.
-    expect(bounded.several).toBeGreaterThan(full.several / 5);
+    // (Offer filters thin the lists' passing rows further.)
+    expect(bounded.several).toBeGreaterThan(full.several / 6);
+    expect(offers.bounded).toBeGreaterThan(offers.full / 5);
   }, 600_000);
   // Two words of their own, every product at the score of the bound: whether the page can be
   // proven turns on the tie-break order alone. X leads the "maple" list (maple in title, brand
@@ -334,7 +357,7 @@ describe("a text search's page from the title postings", () => {
           { lexeme: "mapl", id: ids.X, impact: 15 },
           { lexeme: "mapl", id: ids.Z, impact: 10 },
         ]);
-        const page = await pages(tx, { q: "maple bench", category: "studio", brand: undefined, page: 1, page_size: 1, fewPrefixed: 500, listDepth: 1 });
+        const page = await pages(tx, { q: "maple bench", category: "studio", brand: undefined, condition: undefined, price_min_cents: undefined, price_max_cents: undefined, page: 1, page_size: 1, fewPrefixed: 500, listDepth: 1 });
         expect(page.everything).toEqual([ids[first as "Y" | "Z"]]);
         expect(page.bounded).toEqual(page.everything);
         expect(page.tookBoundedRead).toBe(bounded);
