@@ -1,9 +1,24 @@
 import { Prisma } from "@/lib/db";
 import { CONDITIONS, type ConditionValue } from "@/lib/schemas/catalog";
 import type { PriceBucket } from "./price-buckets";
-import type { TextMatch } from "./text-match";
 
 const sql = Prisma.sql;
+
+/**
+ * What a text query matches (./text-match.ts textMatch), as tsqueries over
+ * product_search.search_vector and as its words for the lexeme bitmaps (below): `every` the full matches, `some` the relaxed ones (used
+ * only when `relax` and no product in scope matches `every`); `forms` the words of each group
+ * (group -1: excluded words). `dropped`: every match counts as relaxed (a word was dropped).
+ */
+export interface TextMatch {
+  every: Prisma.Sql;
+  some: Prisma.Sql;
+  relax: boolean;
+  dropped: boolean;
+  forms: Array<{ group: number; word: string }>;
+  /** Each word group's tsquery (the word or any of its alternatives), in the query's order. */
+  groups: Prisma.Sql[];
+}
 
 /**
  * Facet counts of a browse or a text query (no store) from the facet bitmaps (migration
@@ -53,24 +68,24 @@ export const TEXT_MODE = Prisma.raw("text_mode");
 const BROAD_MATCHES_PER_CHUNK = { plain: 2_000, offerFiltered: 500 };
 
 /**
- * Whether a text query is broad (see BROAD_MATCHES_PER_CHUNK): its matches estimated from the
- * lexeme bitmaps as the fewest over its word groups of the sum over the group's forms of the
- * rarest lexeme's products (pending products and excluded words aside). One row, `broad`.
+ * A text query's settled matches in the whole catalog, counted from the lexeme bitmaps
+ * (textSets): the full matches or, when the query may relax and there are none, the relaxed
+ * ones; pending products and the category scope are left out. One row: `matches`, `full`
+ * (some settled product is a full match: the query does not relax in the whole catalog) and
+ * `chunks` of the catalog. For isBroad, an estimate that only picks the cheaper of two exact ways.
  */
-export function textBreadth(text: TextMatch, { offerFiltered }: { offerFiltered: boolean }): Prisma.Sql {
-  const groups = text.forms.filter((f) => f.group >= 0);
-  const perChunk = offerFiltered ? BROAD_MATCHES_PER_CHUNK.offerFiltered : BROAD_MATCHES_PER_CHUNK.plain;
+export function textBreadth(text: TextMatch): Prisma.Sql {
   return sql`
-    SELECT coalesce(min(g.n), 0) >= ${perChunk} * (SELECT count(*) FROM facet_bitmaps WHERE dim = 'a' AND key = '') AS broad
-    FROM (
-      SELECT f.grp, sum(f.n) AS n
-      FROM (
-        SELECT f.grp, f.form, min(coalesce(d.n, 0)) AS n
-        FROM unnest(${groups.map((f) => f.group)}::int[], ${groups.map((f) => f.word)}::text[]) WITH ORDINALITY AS f(grp, word, form)
-        CROSS JOIN LATERAL unnest(tsvector_to_array(to_tsvector('catalog', f.word))) AS l(lexeme)
-        CROSS JOIN LATERAL (SELECT sum(bit_count(fb.bits)) AS n FROM facet_bitmaps fb WHERE fb.dim = 'w' AND fb.key = l.lexeme) d
-        GROUP BY f.grp, f.form) f
-      GROUP BY f.grp) g`;
+    WITH base_scope AS (SELECT chunk, bits FROM facet_bitmaps WHERE dim = 'a' AND key = ''), ${textSets(text)}
+    SELECT (CASE WHEN ${text.relax} AND n.every = 0 THEN n.some ELSE n.every END)::int AS matches, n.every > 0 AS full,
+           (SELECT count(*) FROM base_scope)::int AS chunks
+    FROM (SELECT coalesce(sum(bit_count(t.every & s.bits)), 0) AS every, coalesce(sum(bit_count(t.some & s.bits)), 0) AS some
+          FROM text_bits t JOIN base_scope s ON s.chunk = t.chunk) n`;
+}
+
+/** Whether a text query of this textBreadth is broad (see BROAD_MATCHES_PER_CHUNK). */
+export function isBroad({ matches, chunks }: { matches: number; chunks: number }, { offerFiltered }: { offerFiltered: boolean }) {
+  return matches >= (offerFiltered ? BROAD_MATCHES_PER_CHUNK.offerFiltered : BROAD_MATCHES_PER_CHUNK.plain) * chunks;
 }
 
 /**
@@ -84,6 +99,22 @@ export function textBreadth(text: TextMatch, { offerFiltered }: { offerFiltered:
  * `every`'s bits; pending, from its row) is a full match.
  */
 function textBits(text: BitmapText): Prisma.Sql {
+  return sql`
+    ${textSets(text)}, ${TEXT_MODE} AS MATERIALIZED (
+      SELECT ${text.relax} AND NOT (
+               EXISTS (SELECT 1 FROM text_bits t JOIN base_scope s ON s.chunk = t.chunk WHERE bit_count(t.every & s.bits) > 0)
+               OR ${text.pendingFull}) AS relaxed
+    ), scope AS (
+      SELECT s.chunk, s.bits & CASE WHEN m.relaxed THEN t.some ELSE t.every END AS bits
+      FROM base_scope s JOIN text_bits t ON t.chunk = s.chunk CROSS JOIN ${TEXT_MODE} m
+    )`;
+}
+
+/**
+ * The CTEs of textBits up to `text_bits` (chunk, every, some) for the chunks of `base_scope`,
+ * which the statement defines.
+ */
+function textSets(text: TextMatch): Prisma.Sql {
   return sql`
     text_forms AS MATERIALIZED (
       SELECT f.grp, f.form, tsvector_to_array(to_tsvector('catalog', f.word)) AS lexemes
@@ -108,13 +139,112 @@ function textBits(text: BitmapText): Prisma.Sql {
       LEFT JOIN (SELECT chunk, count(*) AS n, bit_and(bits) AS every, bit_or(bits) AS some FROM group_bits WHERE grp >= 0 GROUP BY chunk) a
         ON a.chunk = s.chunk
       LEFT JOIN group_bits x ON x.grp = -1 AND x.chunk = s.chunk
-    ), ${TEXT_MODE} AS MATERIALIZED (
-      SELECT ${text.relax} AND NOT (
-               EXISTS (SELECT 1 FROM text_bits t JOIN base_scope s ON s.chunk = t.chunk WHERE bit_count(t.every & s.bits) > 0)
-               OR ${text.pendingFull}) AS relaxed
-    ), scope AS (
-      SELECT s.chunk, s.bits & CASE WHEN m.relaxed THEN t.some ELSE t.every END AS bits
-      FROM base_scope s JOIN text_bits t ON t.chunk = s.chunk CROSS JOIN ${TEXT_MODE} m
+    )`;
+}
+
+/** Word groups up to which a relaxed page may be bounded (relaxedClasses counts 2^k - 1 classes). */
+export const MAX_RELAXED_GROUPS = 5;
+
+/**
+ * The highest ts_rank of a product for a query (weights at most 1, no normalisation): PostgreSQL's
+ * calc_rank_or gives each query word at most (1 + pi^2/6) / (pi^2/6) = 1.608 and averages them;
+ * calc_rank_and stays below 1.
+ */
+const TS_RANK_MAX = 1.61;
+
+/**
+ * For a relaxed page (./text-match.ts, withRelaxed): the products matching some word group, in
+ * classes by the set of groups each contains, counted from the lexeme bitmaps for the settled
+ * products and from their rows for the pending ones (`groups[i]`: group i's tsquery). A product
+ * of class S covers C(S) = the sum over S of idf_i over the sum of all idf_i, idf_i =
+ * ln(1 + n / d_i) over the n matches, d_i of them containing group i; its relaxed score is
+ * 10 C(S) + base, base = title score + typed bonus (at most `typedBonus`) + ts_rank (0 to
+ * TS_RANK_MAX) - title length (0 to 1). Without a title score, base lies in (-1, typedBonus +
+ * TS_RANK_MAX].
+ *
+ * theta: the highest C with at least `limit` matches covering C or more. Those `limit` matches
+ * score above 10 theta - 1, so the page's last row does too; a product without a title score
+ * covering less than theta - (typedBonus + TS_RANK_MAX + 1) / 10 scores below that, and is left
+ * out. The classes kept are an up-set (a superset of a kept class covers as much), so a product
+ * is kept exactly when it contains every group of one of the least kept classes: `rx_query` is
+ * the OR of those classes' ANDs (with `exclusions`), read from the text index; the caller adds
+ * the titles that score. NULL when fewer than `limit` products match: every match is ranked.
+ *
+ * CTEs: rx_df (n, d0, d1, ... as the ranking's df) and rx_query (q).
+ */
+export function relaxedClasses(args: {
+  text: TextMatch;
+  scopePath: string | null;
+  inScope: Prisma.Sql;
+  limit: number;
+  typedBonus: number;
+  exclusions: Prisma.Sql;
+}): Prisma.Sql {
+  const { text, scopePath, inScope, limit, typedBonus, exclusions } = args;
+  const k = text.groups.length;
+  const scopeRow = scopePath === null ? sql`fb.dim = 'a' AND fb.key = ''` : sql`fb.dim = 'c' AND fb.key = ${scopePath}`;
+  const bit = (i: number) => Prisma.raw(String(1 << i));
+  const idf = (i: number) => Prisma.raw(`ln(1 + df.n / greatest(df.d${i}, 1))`);
+  const spread = (typedBonus + TS_RANK_MAX + 1) / 10;
+  return sql`
+    rx_pending AS (
+      SELECT m.ordinal / facet_chunk_bits() AS chunk, facet_bits_of(array_agg(m.ordinal % facet_chunk_bits())) AS bits
+      FROM (SELECT DISTINCT product_id FROM facet_pending) p JOIN facet_members m ON m.product_id = p.product_id
+      GROUP BY 1
+    ), base_scope AS (
+      SELECT fb.chunk, CASE WHEN p.bits IS NULL THEN fb.bits ELSE fb.bits & ~p.bits END AS bits
+      FROM facet_bitmaps fb LEFT JOIN rx_pending p ON p.chunk = fb.chunk
+      WHERE ${scopeRow}
+    ), ${textSets(text)}, rx_groups AS (
+      SELECT g.i, g.q FROM (VALUES ${Prisma.join(text.groups.map((g, i) => sql`(${i}::int, ${g})`))}) AS g(i, q)
+    ), rx_masks AS (
+      -- A group of no lexeme matches nothing: no product is in a class holding it.
+      SELECT m.mask FROM generate_series(1, ${(1 << k) - 1}) AS m(mask)
+      WHERE m.mask & (SELECT coalesce(bit_or(1 << g.i), 0) FROM rx_groups g WHERE numnode(g.q) = 0) = 0
+    ), rx_within AS MATERIALIZED (
+      -- Per chunk, the settled products in scope without an excluded word.
+      SELECT s.chunk, s.bits & ~coalesce(x.bits, facet_zero_bits()) AS bits
+      FROM base_scope s LEFT JOIN group_bits x ON x.grp = -1 AND x.chunk = s.chunk
+    ), rx_supersets AS (
+      -- N(T): those holding every group of T (at least), T grown one group at a time; a chunk
+      -- without a group's row holds none of it.
+      WITH RECURSIVE t(mask, top, chunk, bits) AS (
+        SELECT 1 << g.grp, g.grp, g.chunk, w.bits & g.bits FROM rx_within w JOIN group_bits g ON g.chunk = w.chunk AND g.grp >= 0
+        UNION ALL
+        SELECT t.mask | (1 << g.grp), g.grp, t.chunk, t.bits & g.bits FROM t JOIN group_bits g ON g.chunk = t.chunk AND g.grp > t.top
+      )
+      SELECT mask, sum(bit_count(bits)) AS n FROM t GROUP BY mask
+    ), rx_settled AS (
+      -- Exactly the groups of S: the sum over T containing S of (-1)^|T - S| N(T).
+      SELECT m.mask, sum(CASE WHEN bit_count((t.mask # m.mask)::bit(32)) % 2 = 0 THEN t.n ELSE -t.n END) AS n
+      FROM rx_masks m JOIN rx_supersets t ON t.mask & m.mask = m.mask
+      GROUP BY m.mask
+    ), rx_pending_rows AS (
+      SELECT (${Prisma.join(text.groups.map((g, i) => sql`CASE WHEN ps.search_vector @@ ${g} THEN ${bit(i)} ELSE 0 END`), " + ")}) AS mask
+      FROM product_search ps
+      WHERE ps.product_id IN (SELECT product_id FROM facet_pending) AND ${inScope} AND ps.search_vector @@ ${text.some}
+    ), rx_class AS (
+      SELECT m.mask, coalesce(s.n, 0) + (SELECT count(*) FROM rx_pending_rows r WHERE r.mask = m.mask) AS n
+      FROM rx_masks m LEFT JOIN rx_settled s ON s.mask = m.mask
+    ), rx_df AS (
+      SELECT coalesce(sum(n), 0)::float8 AS n,
+             ${Prisma.join(text.groups.map((_, i) => sql`coalesce(sum(n) FILTER (WHERE mask & ${bit(i)} <> 0), 0)::float8 AS ${Prisma.raw(`d${i}`)}`))}
+      FROM rx_class
+    ), rx_cover AS (
+      SELECT c.mask, c.n,
+             (${Prisma.join(text.groups.map((_, i) => sql`CASE WHEN c.mask & ${bit(i)} <> 0 THEN ${idf(i)} ELSE 0 END`), " + ")})
+             / (${Prisma.join(text.groups.map((_, i) => idf(i)), " + ")}) AS cover
+      FROM rx_class c CROSS JOIN rx_df df
+      WHERE df.n > 0
+    ), rx_theta AS (
+      SELECT max(t.cover) AS theta FROM (SELECT cover, sum(n) OVER (ORDER BY cover DESC) AS cum FROM rx_cover) t WHERE t.cum >= ${limit}
+    ), rx_kept AS (
+      SELECT c.mask FROM rx_cover c WHERE c.cover >= (SELECT theta FROM rx_theta) - ${spread + 0.001}
+    ), rx_query AS (
+      SELECT (
+        SELECT string_agg('(' || (SELECT string_agg('(' || g.q::text || ')', ' & ') FROM rx_groups g WHERE m.mask & (1 << g.i) <> 0) || ')', ' | ')
+        FROM rx_kept m WHERE NOT EXISTS (SELECT 1 FROM rx_kept l WHERE l.mask <> m.mask AND l.mask & m.mask = l.mask)
+      )::tsquery ${exclusions} AS q
     )`;
 }
 

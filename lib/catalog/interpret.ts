@@ -23,7 +23,7 @@ export interface TextQuery {
   key: string;
   /** The query actually run when a word was corrected (each corrected word replaced), else null. */
   corrected: string | null;
-  /** Every group must match: no relaxed fallback (a literal query). */
+  /** Every group must match: no relaxed fallback (a literal query, or one known to have full matches). */
   strict: boolean;
 }
 

@@ -9,7 +9,7 @@ import {
   type ProductCardData,
   type SearchParams,
 } from "@/lib/schemas/catalog";
-import { bitmapCounts, bucketsInRange, settledPage, TEXT_MODE, textBreadth } from "./facet-counts";
+import { bitmapCounts, bucketsInRange, isBroad, settledPage, TEXT_MODE, textBreadth } from "./facet-counts";
 import { interpretQuery, type TextQuery } from "./interpret";
 import { loadPriceBuckets, type PriceBucket } from "./price-buckets";
 import { searchCache } from "./search-cache";
@@ -132,9 +132,17 @@ async function readText(client: CatalogClient, params: SearchParams, restriction
   const match = textMatch(text);
   if (match === null || restriction.storeId !== undefined) return [text, false] as const;
   const offerFiltered = Boolean(params.condition?.length) || params.price_min_cents !== undefined || params.price_max_cents !== undefined;
-  const [row] = await client.$queryRaw<{ broad: boolean }[]>(textBreadth(match, { offerFiltered }));
-  return [text, row?.broad ?? false] as const;
+  // Like the reading, the same until product_search changes.
+  const read = async () => (await client.$queryRaw<Breadth[]>(textBreadth(match)))[0] ?? { matches: 0, full: false, chunks: 0 };
+  const breadth = (await breadthCache()?.fetch(JSON.stringify([match.forms, match.relax]), read)) ?? (await read());
+  // A query with a full match among the settled products does not relax in the whole catalog:
+  // its statements need not provide for it.
+  const reading = breadth.full && !params.category && match.relax ? { ...text, strict: true } : text;
+  return [reading, isBroad(breadth, { offerFiltered })] as const;
 }
+
+type Breadth = { matches: number; full: boolean; chunks: number };
+const breadthCache = searchCache<Breadth>(5_000);
 
 /**
  * Full-text and faceted search over purchasable offers: the page of cards and, concurrently,
@@ -375,7 +383,13 @@ export function searchStatements(
     SELECT 1 FROM unnest(ps.offer_conditions, ps.offer_prices) AS x(cond, price) WHERE ${conditionOk} AND ${priceOk})`;
   const boundedPage =
     boundedText && params.sort === "relevance" && storeId === null && (!offerFilter || broadText)
-      ? { limit: offset + params.page_size, filter: offerFilter ? sql`${brandOk} AND ${offersPass}` : brandOk, fewPrefixed, listDepth }
+      ? {
+          limit: offset + params.page_size,
+          filter: offerFilter ? sql`${brandOk} AND ${offersPass}` : brandOk,
+          fewPrefixed,
+          listDepth,
+          relaxedScope: offerFilter || brandIds !== null ? undefined : (scope?.path ?? null),
+        }
       : undefined;
 
   // The page needs only products that pass every filter: the brand filter and cheap bounds

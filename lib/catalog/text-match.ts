@@ -1,4 +1,5 @@
 import { Prisma } from "@/lib/db";
+import { MAX_RELAXED_GROUPS, relaxedClasses, type TextMatch } from "./facet-counts";
 import type { TextQuery, WordGroup } from "./interpret";
 
 const sql = Prisma.sql;
@@ -41,6 +42,12 @@ export interface PageBound {
   fewPrefixed?: number;
   /** Rows read from the head of each list of a query of several words (default LIST_DEPTH; tests vary it). */
   listDepth?: number;
+  /**
+   * Set when `filter` keeps every match (no brand or offer filter): the page of a relaxed match
+   * may be bounded from the lexeme bitmaps of this scope (a category path, or null for the whole
+   * catalog; see withRelaxed).
+   */
+  relaxedScope?: string | null;
 }
 
 /** Deeper pages rank every match, as the counts do (a bounded page would read as many rows). */
@@ -60,6 +67,9 @@ export const FEW_PREFIXED = 500;
  * the title it beats a completion in every field; elsewhere not a completion in the title).
  */
 const TYPED_BONUS = 8;
+
+/** Outside a full match's ranking (a relaxed match's), a word as typed that has completions gains this. */
+const TYPED_POINTS = 0.5;
 
 /**
  * A product's title score (2 for each of: its title equals the query, begins with it, lies
@@ -272,20 +282,6 @@ function boundedPage(args: {
   )`;
 }
 
-/**
- * What a text query matches, as tsqueries over product_search.search_vector and as its words for
- * the lexeme bitmaps (./facet-counts.ts): `every` the full matches, `some` the relaxed ones (used
- * only when `relax` and no product in scope matches `every`); `forms` the words of each group
- * (group -1: excluded words). `dropped`: every match counts as relaxed (a word was dropped).
- */
-export interface TextMatch {
-  every: Prisma.Sql;
-  some: Prisma.Sql;
-  relax: boolean;
-  dropped: boolean;
-  forms: Array<{ group: number; word: string }>;
-}
-
 /** A query's TextMatch, or null when nothing can match it (no word group). */
 export function textMatch(tq: TextQuery): TextMatch | null {
   if (tq.groups.length === 0) return null;
@@ -296,6 +292,7 @@ export function textMatch(tq: TextQuery): TextMatch | null {
     some: allOf([anyOf(groups), ...exclusions]),
     relax: groups.length > 1 && !tq.strict,
     dropped: tq.dropped.length > 0,
+    groups,
     forms: [
       ...tq.groups.flatMap((group, g) => [group.word, ...group.alternatives].map((word) => ({ group: g, word }))),
       ...tq.excluded.map((word) => ({ group: -1, word })),
@@ -333,8 +330,7 @@ export function textSource(
   if (match === null) {
     return sql`(SELECT ${columns("ps")}, 0::float8 AS score, true AS relaxed FROM product_search ps WHERE false)`;
   }
-  const groups = tq.groups.map(groupQuery);
-  const { every, some } = match;
+  const { every, some, groups } = match;
 
   // The title compared with the query as typed and as corrected (key forms, lib/catalog/query.ts).
   const keys = [...new Set([tq.key, tq.corrected ?? tq.key])];
@@ -345,7 +341,7 @@ export function textSource(
   // A last word matched as typed outranks its completions (only groups with both count).
   const asTyped = tq.groups.filter((g) => g.known && g.alternatives.length > 0);
   const typedScore = asTyped.length
-    ? sql`(${Prisma.join(asTyped.map((g) => sql`(ps.search_vector @@ ${plain(g.word)})::int`), " + ")}) * 0.5`
+    ? sql`(${Prisma.join(asTyped.map((g) => sql`(ps.search_vector @@ ${plain(g.word)})::int`), " + ")}) * ${TYPED_POINTS}`
     : sql`0`;
   const base = (query: Prisma.Sql) =>
     scored ? sql`${titleScore} + ${typedScore} + ts_rank(${WEIGHTS}, ps.search_vector, ${query}) - ${lengthOf(sql`ps`)}` : sql`0`;
@@ -379,13 +375,39 @@ export function textSource(
     const matched = groups.map((g, i) => sql`(ps.search_vector @@ ${g}) AS ${Prisma.raw(`m${i}`)}`);
     const idf = groups.map((_, i) => Prisma.raw(`ln(1 + df.n / greatest(df.d${i}, 1))`));
     const covered = groups.map((_, i) => sql`${Prisma.raw(`l.m${i}`)}::int * ${idf[i]!}`);
-    return sql`(
-      WITH full_match AS MATERIALIZED (${full}),
-      loose AS MATERIALIZED (${loose(sql`, (${base(some)})::float8 AS base, ${Prisma.join(matched)}`)}),
-      df AS (
+    const scoredColumns = sql`, (${base(some)})::float8 AS base, ${Prisma.join(matched)}`;
+    // A page of the first rows, no filter but the scope: only the products that can reach it are
+    // ranked (relaxedClasses), with the idf of every match, counted from the bitmaps.
+    const bounded =
+      page !== undefined && page.relaxedScope !== undefined && page.limit <= MAX_BOUNDED_PAGE && groups.length <= MAX_RELAXED_GROUPS;
+    const dfRows = sql`
         SELECT count(*)::float8 AS n, ${Prisma.join(groups.map((_, i) => Prisma.raw(`count(*) FILTER (WHERE m${i})::float8 AS d${i}`)))}
-        FROM loose
-      )
+        FROM loose`;
+    const runs = [...new Set(keys.flatMap(phrases))];
+    const titled = sql`(ps.title_key COLLATE "C" = ANY(${runs}::text[])
+                        OR (ps.title_key COLLATE "C" >= ${tq.key} AND ps.title_key COLLATE "C" < ${`${tq.key}\u{10FFFF}`}))`;
+    const boundedLoose = sql`
+        SELECT ${columns("ps")}${scoredColumns}
+        FROM product_search ps
+        WHERE NOT EXISTS (SELECT 1 FROM full_match) AND ps.search_vector @@ coalesce((SELECT q FROM rx_query), ${some}) AND ${inScope}
+        UNION ALL
+        SELECT ${columns("ps")}${scoredColumns}
+        FROM product_search ps
+        WHERE NOT EXISTS (SELECT 1 FROM full_match) AND ${titled} AND ps.search_vector @@ ${some} AND ${inScope}
+          AND NOT (ps.search_vector @@ coalesce((SELECT q FROM rx_query), ${some}))`;
+    const classes = () =>
+      relaxedClasses({
+        text: match!,
+        scopePath: page!.relaxedScope!,
+        inScope,
+        limit: page!.limit,
+        typedBonus: TYPED_POINTS * asTyped.length,
+        exclusions: tq.excluded.length ? sql`&& ${allOf(tq.excluded.map((word) => sql`!! ${plain(word)}`))}` : Prisma.empty,
+      });
+    return sql`(
+      WITH ${bounded ? sql`${classes()},` : Prisma.empty} full_match AS MATERIALIZED (${full}),
+      loose AS MATERIALIZED (${bounded ? boundedLoose : loose(scoredColumns)}),
+      df AS (${bounded ? sql`SELECT * FROM rx_df WHERE NOT EXISTS (SELECT 1 FROM full_match)` : dfRows})
       SELECT * FROM full_match
       UNION ALL
       SELECT ${looseColumns}, (10 * (${Prisma.join(covered, " + ")}) / (${Prisma.join(idf, " + ")}) + l.base)::float8 AS score, true AS relaxed

@@ -20,9 +20,11 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PrismaClient } from "@/lib/db";
 import { lcg, ownDatabase } from "../helpers/own-database";
-import { mergeCountRows, searchStatements, summarizeCounts, type CountRow } from "@/lib/catalog/search";
+import { mergeCountRows, searchProducts, searchStatements, summarizeCounts, type CountRow } from "@/lib/catalog/search";
+import { textBreadth } from "@/lib/catalog/facet-counts";
+import { textMatch } from "@/lib/catalog/text-match";
 import { priceBuckets, type PriceBucket } from "@/lib/catalog/price-buckets";
-import { CONDITIONS, type SearchParams } from "@/lib/schemas/catalog";
+import { CONDITIONS, SearchQuery, type SearchParams } from "@/lib/schemas/catalog";
 import type { TextQuery } from "@/lib/catalog/interpret";
 
 const RUNS = Number(process.env.FACET_PROPERTY_RUNS ?? 300);
@@ -226,7 +228,7 @@ const textQueryOf = (t: NonNullable<FilterSet["text"]>): TextQuery => ({
  * no excluded word is there; when none in scope does and the query may relax (several groups,
  * not literal), those with any group's word. Null without text.
  */
-async function textMatches(tx: Tx, f: FilterSet): Promise<{ ids: string[]; relaxed: boolean } | null> {
+async function textMatches(tx: Tx, f: FilterSet): Promise<{ ids: string[]; relaxed: boolean; full: number } | null> {
   if (!f.text) return null;
   const has = (word: string) => `ps.search_vector @@ plainto_tsquery('catalog', '${word}')`;
   const groups = f.text.groups.map((g) => `(${g.map(has).join(" OR ")})`);
@@ -237,9 +239,9 @@ async function textMatches(tx: Tx, f: FilterSet): Promise<{ ids: string[]; relax
       f.category?.path ?? null,
     )).map((r) => r.id);
   const full = await ids([...groups, ...none].join(" AND "));
-  if (full.length > 0 || groups.length === 1 || f.text.strict) return { ids: full, relaxed: f.text.dropped && full.length > 0 };
+  if (full.length > 0 || groups.length === 1 || f.text.strict) return { ids: full, relaxed: f.text.dropped && full.length > 0, full: full.length };
   const some = await ids([`(${groups.join(" OR ")})`, ...none].join(" AND "));
-  return { ids: some, relaxed: some.length > 0 };
+  return { ids: some, relaxed: some.length > 0, full: 0 };
 }
 
 /** The counts by definition: COUNT(DISTINCT product) over purchasable offers, one query per facet. */
@@ -384,6 +386,25 @@ describe("facet counts from the bitmaps equal COUNT(DISTINCT) after random write
     });
   });
 
+  it("a text query's breadth is its settled matches in the whole catalog (relaxed when it relaxes) and whether one is full", async () => {
+    const noFilters = { category: null, brands: null, conditions: null, min: null, max: null, sort: "relevance", pageSize: PAGE_SIZE, page: 1 } as const;
+    let relaxedSeen = 0;
+    await client.$transaction(async (tx) => {
+      await fc.assert(
+        fc.asyncProperty(filterSet.map((f) => f.text).filter((t) => t !== null), async (text) => {
+          const match = textMatch(textQueryOf(text));
+          if (match === null) return;
+          const [breadth] = await tx.$queryRaw<{ matches: number; full: boolean; chunks: number }[]>(textBreadth(match));
+          const expected = (await textMatches(tx, { ...noFilters, text }))!;
+          if (expected.relaxed && !text.dropped) relaxedSeen++;
+          expect(breadth).toEqual({ matches: expected.ids.length, full: expected.full > 0, chunks: 1 });
+        }),
+        { numRuns: 150, seed: SEED },
+      );
+    }, { timeout: 120_000 });
+    expect(relaxedSeen).toBeGreaterThan(5);
+  });
+
   it("sorts by price among products with offers in several passing pairs", async () => {
     // A: new 6,000 and used 9,000; B: new 8,000; C: used 7,000; D: new 6,500 and new 9,800 (one
     // bucket, two conditions). By lowest passing price: A, D, C, B; neither A's dearer pair nor
@@ -522,6 +543,36 @@ describe("facet counts from the bitmaps equal COUNT(DISTINCT) after random write
         expect((await fast(tx, f)).counts).toEqual(await reference(tx, f));
       }
       expect((await fast(tx, zebra)).counts.total).toBe(0);
+      throw new Error("rollback");
+    }).catch((err: Error) => expect(err.message).toBe("rollback"));
+  });
+
+  it("words no product has together relax the search, in the whole catalog and in a category without a full match", async () => {
+    await client.$transaction(async (tx) => {
+      const [p0, p1, p2] = (await tx.$queryRaw<{ id: string }[]>`SELECT product_id::text AS id FROM product_search ORDER BY product_id LIMIT 3`).map((r) => r.id);
+      const retitle = async (id: string, title: string, path: string) => {
+        await tx.$executeRaw`UPDATE products SET title = ${title}, category_id = (SELECT id FROM categories WHERE path = ${path}::ltree) WHERE id = ${id}::uuid`;
+      };
+      await retitle(p0!, "Item quartz", "t1");
+      await retitle(p1!, "Item onyx", "t1");
+      await tx.$queryRaw`SELECT compact_facet_bitmaps()`;
+      // Each query is worded anew: the search's per-process caches are not emptied by writes
+      // that are not committed.
+      const search = async (q: string, category?: string) =>
+        searchProducts(tx, SearchQuery.parse({ q, page_size: "60", ...(category ? { category } : {}) }));
+      const apart = await search("quartz onyx");
+      expect(apart.interpretation.relaxed).toBe(true);
+      expect(apart.data.map((c) => c.id).sort()).toEqual([p0, p1].sort());
+      // A settled full match in t2: the whole catalog has it, t1 still relaxes.
+      await retitle(p2!, "Item quartz onyx", "t2");
+      await tx.$queryRaw`SELECT compact_facet_bitmaps()`;
+      const together = await search("onyx quartz");
+      expect(together.interpretation.relaxed).toBe(false);
+      expect(together.data.map((c) => c.id)).toEqual([p2]);
+      const inT1 = await search("onyx quartz", "t1");
+      expect(inT1.interpretation.relaxed).toBe(true);
+      expect(inT1.data.map((c) => c.id).sort()).toEqual([p0, p1].sort());
+      expect(inT1.meta.total).toBe(2);
       throw new Error("rollback");
     }).catch((err: Error) => expect(err.message).toBe("rollback"));
   });
