@@ -341,7 +341,7 @@ export function textSource(
   // A last word matched as typed outranks its completions (only groups with both count).
   const asTyped = tq.groups.filter((g) => g.known && g.alternatives.length > 0);
   const typedScore = asTyped.length
-    ? sql`(${Prisma.join(asTyped.map((g) => sql`(ps.search_vector @@ ${plain(g.word)})::int`), " + ")}) * ${TYPED_POINTS}`
+    ? sql`(${Prisma.join(asTyped.map((g) => sql`(ps.search_vector @@ ${plain(g.word)})::int`), " + ")}) * ${Prisma.raw(String(TYPED_POINTS))}`
     : sql`0`;
   const base = (query: Prisma.Sql) =>
     scored ? sql`${titleScore} + ${typedScore} + ts_rank(${WEIGHTS}, ps.search_vector, ${query}) - ${lengthOf(sql`ps`)}` : sql`0`;
