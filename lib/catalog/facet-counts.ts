@@ -163,7 +163,8 @@ const TS_RANK_MAX = 1.61;
  * TS_RANK_MAX].
  *
  * theta: the highest C with at least `limit` matches covering C or more. Those `limit` matches
- * score above 10 theta - 1, so the page's last row does too; a product without a title score
+ * (each on the page's list: no brand or offer filter, and every product_search row has an
+ * offer) score above 10 theta - 1, so the page's last row does too; a product without a title score
  * covering less than theta - (typedBonus + TS_RANK_MAX + 1) / 10 scores below that, and is left
  * out. The classes kept are an up-set (a superset of a kept class covers as much), so a product
  * is kept exactly when it contains every group of one of the least kept classes: `rx_query` is

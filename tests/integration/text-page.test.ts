@@ -1,6 +1,7 @@
 /**
  * Issues 14 and 35: the page of a relevance search is read from search_title_postings
- * (lib/catalog/text-match.ts boundedPage) instead of ranking every match. Properties, after random
+ * (lib/catalog/text-match.ts boundedPage), or a relaxed one from its classes of matches, instead
+ * of ranking every match. Properties, after random
  * writes to titles, descriptions, brands, ratings and listings:
  * - search_title_postings holds exactly its definition: one row per searchable product and title
  *   lexeme, with that lexeme's field score (title 10, brand 4, categories 2, description 1, summed
@@ -12,7 +13,12 @@
  *   ranks every match (products and order), and the bounded read is taken (not only its
  *   fallback) for at least a third of the full pages of one word, a sixth of several, a fifth
  *   of those with offer filters (read bounded when the query is broad, as every query here is
- *   taken to be).
+ *   taken to be);
+ * - for queries of several words that seldom stand together (the match relaxes), with no brand or
+ *   offer filter, the page of a relaxed match equals the one that ranks every match, and more
+ *   than a third of the full pages ranked fewer rows (lib/catalog/facet-counts.ts relaxedClasses;
+ *   the catalog's lexeme bitmaps are built at the seed, so a run's writes leave some products
+ *   pending).
  * Each run is a transaction that is rolled back, on a small catalog of this file's own whose
  * titles, brands, categories and descriptions share a few words (and more titles begin with
  * "lamp" than a half word has completions; some titles are made from a few two-word phrases), in
