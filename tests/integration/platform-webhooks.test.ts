@@ -140,7 +140,10 @@ describe("UCP order webhooks", { timeout: 120_000 }, () => {
     const { orderId } = await ucp.completedOrder();
     const [row] = await waitUntil(() => deliveries(orderId), (r) => r[0]?.status === "failed", "the failed delivery");
     expect(row).toMatchObject({ attempts: 1, last_status: 410 });
-    const { rows } = await ucp.app.pool.query(`SELECT state FROM pgboss.job WHERE name = 'webhook-delivery' AND data->>'delivery' = $1`, [row.id]);
+    // The queue records the job's end after the delivery row: wait for it to leave `active`.
+    const jobs = async () =>
+      (await ucp.app.pool.query(`SELECT state FROM pgboss.job WHERE name = 'webhook-delivery' AND data->>'delivery' = $1`, [row.id])).rows;
+    const rows = await waitUntil(jobs, (r) => r.length > 0 && r.every((j) => j.state !== "active"), "the job's end");
     expect(rows.map((r) => r.state)).toEqual(["completed"]);
   });
 
